@@ -1,0 +1,30 @@
+/** Every API path (spec section 7), shared by server routes and the web client. */
+export const PATHS = {
+  home: '/api/home',
+  authorPage: '/api/authorPage',
+  login: '/api/login',
+  logout: '/api/logout',
+  userInfo: '/api/user/info',
+  productInfo: '/api/product/info',
+  productBuy: '/api/product/buy',
+  inviteRecords: '/api/user/invite-records',
+  productList: '/api/user/product-list',
+  product: '/api/user/product',
+  rewardLog: '/api/user/reward-log',
+  myProductList: '/api/user/my-product-list',
+  userLog: '/api/user/user-log',
+  zeroProfit: '/api/user/zero-profit',
+  zeroLog: '/api/user/zero-log',
+  getAsset: '/api/getAsset',
+  transferPage: '/api/transferPage',
+  transferRecords: '/api/transfer-records',
+  redeemRegular: '/api/user/redeem-regular',
+  redeemCurrent: '/api/user/redeem-current',
+  receive: '/api/user/receive',
+  receiveProfit: '/api/user/receive-profit',
+  oneRebuy: '/api/user/one-rebuy',
+  cancelRebuy: '/api/user/cancel-rebuy',
+  withdraw: '/api/withdraw',
+} as const;
+
+export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

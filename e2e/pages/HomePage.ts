@@ -1,0 +1,41 @@
+import type { Page } from 'playwright-core';
+
+/** The home screen: dashboard, language panel, main and logout buttons. */
+export class HomePage {
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
+
+  async goto(hash = '#/home'): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/${hash}`);
+    await this.headline.waitFor();
+  }
+
+  get headline() {
+    return this.page.getByRole('heading', { level: 1 });
+  }
+
+  get totalAmount() {
+    return this.page.getByTestId('total-amount');
+  }
+
+  languageButton(currentName: string) {
+    return this.page.getByRole('button', { name: currentName, exact: true });
+  }
+
+  async chooseLanguage(currentName: string, targetName: string): Promise<void> {
+    await this.languageButton(currentName).click();
+    const panel = this.page.getByRole('navigation');
+    await panel.getByRole('button', { name: targetName, exact: true }).click();
+    await this.languageButton(targetName).waitFor();
+  }
+
+  currentLanguageInPanel() {
+    return this.page.getByRole('navigation').locator('[aria-current="true"]');
+  }
+
+  mainButton(label: string) {
+    return this.page.getByRole('button', { name: label });
+  }
+}

@@ -1,0 +1,64 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+const DATE = 1082;
+
+/** Integer sums come back as numeric; money must never pass through a float. */
+const toBigInt = (value: string): bigint | string => (/^-?\d+$/.test(value) ? BigInt(value) : value);
+
+export type DbOptions = {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+  /** PostgreSQL only: run in this schema (tests isolate themselves this way). */
+  schema?: string | undefined;
+  poolSize?: number;
+};
+
+export type DbHandle = { db: Db; kind: 'postgres' | 'pglite'; close: () => Promise<void> };
+
+export async function connect(options: DbOptions): Promise<DbHandle> {
+  if (options.databaseUrl) return connectPostgres(options.databaseUrl, options);
+  return connectPglite(options.dataDir);
+}
+
+async function connectPostgres(url: string, options: DbOptions): Promise<DbHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 20,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8 || oid === NUMERIC) return toBigInt;
+        if (oid === DATE) return (value: string) => value;
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, kind: 'postgres', close: () => db.destroy() };
+}
+
+async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir ?? 'memory://', {
+    parsers: { [INT8]: toBigInt, [NUMERIC]: toBigInt, [DATE]: (value: string) => value },
+    relaxedDurability: false,
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return {
+    db,
+    kind: 'pglite',
+    close: async () => {
+      await db.destroy();
+      if (!client.closed) await client.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import type { Db } from './connect.ts';
+import * as m0001 from './migrations/0001_ledger_and_params.ts';
+
+/** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001_ledger_and_params': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,39 @@
+import { buildApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { connect } from './db/connect.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { systemClock } from './platform/clock.ts';
+import { seedDemoData } from './platform/seed.ts';
+
+/** Starts the server: database (embedded PGlite unless DATABASE_URL), migrations, demo data. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  await migrateToLatest(handle.db);
+  if (config.seedDemo) await seedDemoData(handle.db);
+  const ctx = { config, db: handle.db, dbKind: handle.kind, clock: systemClock() };
+  const app = await buildApp(ctx);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    await app.close();
+    await handle.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },
+    `${config.appName} listening on http://localhost:${config.port}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

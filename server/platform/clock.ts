@@ -1,0 +1,40 @@
+/**
+ * "Now" comes from one injectable clock so that tests and the operator can move through days
+ * without waiting. The offset is what an operator's "advance the clock" changes.
+ */
+export type Clock = { now(): Date; advance(ms: number): void; set(date: Date): void };
+
+export function systemClock(offsetMs = 0): Clock {
+  let offset = offsetMs;
+  return {
+    now: () => new Date(Date.now() + offset),
+    advance: (ms) => {
+      offset += ms;
+    },
+    set: (date) => {
+      offset = date.getTime() - Date.now();
+    },
+  };
+}
+
+/** A frozen clock for tests: it moves only when told. */
+export function fixedClock(start: Date): Clock {
+  let current = start.getTime();
+  return {
+    now: () => new Date(current),
+    advance: (ms) => {
+      current += ms;
+    },
+    set: (date) => {
+      current = date.getTime();
+    },
+  };
+}
+
+export const DAY_MS = 86_400_000;
+
+/** The UTC day of a moment, as YYYY-MM-DD. */
+export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
+
+export const addDays = (day: string, days: number): string =>
+  utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));

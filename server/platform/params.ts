@@ -1,0 +1,34 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+
+/**
+ * Versioned parameters: a value applies from its effective day on, so a change never touches
+ * days already settled and any past day can be recomputed with the values in force then.
+ */
+export const PARAM = {
+  aicPriceUsd: 'price.aic_usd',
+} as const;
+export type ParamName = (typeof PARAM)[keyof typeof PARAM];
+
+export type ParamVersion = { value: string; effectiveDay: string };
+
+/** The value in force on a day, and the one before it (for change figures), newest first. */
+export async function paramHistory(db: Db, name: ParamName, day: string, limit = 2): Promise<ParamVersion[]> {
+  const rows = await db
+    .selectFrom('params')
+    .select(['value', 'effective_day'])
+    .where('name', '=', name)
+    .where('effective_day', '<=', sql<string>`${day}::date`)
+    .orderBy('effective_day', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ value: r.value, effectiveDay: String(r.effective_day) }));
+}
+
+export async function setParam(db: Db, name: ParamName, effectiveDay: string, value: string): Promise<void> {
+  await db
+    .insertInto('params')
+    .values({ name, effective_day: effectiveDay, value })
+    .onConflict((oc) => oc.columns(['name', 'effective_day']).doUpdateSet({ value }))
+    .execute();
+}

@@ -1,0 +1,25 @@
+import { parseRate } from '../../contract/money.ts';
+import type { AppContext } from '../context.ts';
+import { utcDay } from './clock.ts';
+import { PARAM, paramHistory } from './params.ts';
+
+/** The AIC price in force today, and its change from the previous price in percent. */
+export async function currentPrice(ctx: AppContext): Promise<{ price: string; rate: string }> {
+  const [current, previous] = await paramHistory(ctx.db, PARAM.aicPriceUsd, utcDay(ctx.clock.now()));
+  const price = current?.value ?? ctx.config.aicPriceUsd;
+  return { price, rate: previous ? percentChange(previous.value, price) : '0.00' };
+}
+
+/** (new - old) / old * 100, truncated to 2 decimals, exact. */
+export function percentChange(oldValue: string, newValue: string): string {
+  const a = parseRate(oldValue);
+  const b = parseRate(newValue);
+  if (a.numerator === 0n) return '0.00';
+  // new/old - 1 = (bn * ad - an * bd) / (bd * an); scaled by 100 * 100 for two decimals.
+  const scaled = ((b.numerator * a.denominator - a.numerator * b.denominator) * 10_000n) /
+    (b.denominator * a.numerator);
+  const negative = scaled < 0n;
+  const abs = negative ? -scaled : scaled;
+  const text = `${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+  return negative ? `-${text}` : text;
+}

@@ -1,0 +1,39 @@
+import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { HomePage } from '../pages/home/HomePage.tsx';
+import { Layout } from './Layout.tsx';
+
+/** Route meta (spec section 2): the title key, and noCache for views that must not be kept. */
+export type RouteMeta = { title: string; noCache?: boolean };
+
+const meta = (title: string, noCache = false): { handle: RouteMeta } => ({ handle: { title, noCache } });
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Layout />,
+    children: [
+      { index: true, element: <Navigate to="/home" replace /> },
+      { path: 'home', element: <HomePage />, ...meta('title.home') },
+      {
+        path: 'center',
+        lazy: async () => ({ Component: (await import('../pages/center/CenterPage.tsx')).CenterPage }),
+        ...meta('title.center'),
+      },
+      {
+        path: 'rebate',
+        lazy: async () => ({ Component: (await import('../pages/rebate/RebatePage.tsx')).RebatePage }),
+        ...meta('title.rebate'),
+      },
+      {
+        path: 'thirtydays',
+        lazy: async () => ({
+          Component: (await import('../pages/thirtydays/ThirtyDaysPage.tsx')).ThirtyDaysPage,
+        }),
+        ...meta('title.thirtydays'),
+      },
+      { path: '*', element: <Navigate to="/home" replace /> },
+    ],
+  },
+];
+
+export const createRouter = () => createHashRouter(routes);

@@ -1,0 +1,52 @@
+/**
+ * The storage helper of spec section 3: values live in cookies under a fixed prefix and last
+ * 30 days. The session-only key previousRoute lives in sessionStorage.
+ */
+export const STORAGE_PREFIX = 'aic_earn_';
+export const COOKIE_DAYS = 30;
+
+export const KEYS = [
+  'token',
+  'userId',
+  'code',
+  'state',
+  'userInfo',
+  'lang',
+  'redirectRefer',
+  'utm_source',
+  'urlParams',
+] as const;
+export type StorageKey = (typeof KEYS)[number];
+
+export const storage = {
+  get(key: StorageKey): string | null {
+    const name = `${STORAGE_PREFIX}${key}=`;
+    for (const part of document.cookie.split('; ')) {
+      if (part.startsWith(name)) return decodeURIComponent(part.slice(name.length));
+    }
+    return null;
+  },
+  set(key: StorageKey, value: string): void {
+    const secure = location.protocol === 'https:' ? '; Secure' : '';
+    // biome-ignore lint/suspicious/noDocumentCookie: the spec's helper keeps values in cookies for 30 days
+    document.cookie = `${STORAGE_PREFIX}${key}=${encodeURIComponent(value)}; Max-Age=${
+      COOKIE_DAYS * 86_400
+    }; Path=/; SameSite=Lax${secure}`;
+  },
+  remove(...keys: StorageKey[]): void {
+    for (const key of keys) {
+      // biome-ignore lint/suspicious/noDocumentCookie: see set()
+      document.cookie = `${STORAGE_PREFIX}${key}=; Max-Age=0; Path=/; SameSite=Lax`;
+    }
+  },
+};
+
+export const PREVIOUS_ROUTE = 'previousRoute';
+
+export const session = {
+  previousRoute: () => sessionStorage.getItem(PREVIOUS_ROUTE),
+  rememberRoute: (path: string) => sessionStorage.setItem(PREVIOUS_ROUTE, path),
+};
+
+/** What logout and forced logout clear (spec section 4). */
+export const SIGNED_IN_KEYS: StorageKey[] = ['code', 'state', 'token', 'userInfo', 'userId'];

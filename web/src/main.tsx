@@ -1,0 +1,44 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { unstableSetRender } from 'antd-mobile';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createRouter } from './app/routes.tsx';
+import { initI18n } from './i18n/index.ts';
+import { applyFirstLoad } from './lib/firstLoad.ts';
+import { session, storage } from './lib/storage.ts';
+import './styles.css';
+
+// antd-mobile's imperative Toast and Dialog render nothing on React 19 without this.
+unstableSetRender((node, container) => {
+  const root = createRoot(container);
+  root.render(node);
+  return async () => root.unmount();
+});
+
+/** Spec section 2: the last visited route is restored on the next start of the app. */
+function restorePreviousRoute(): void {
+  const previous = session.previousRoute();
+  const atRoot = location.hash === '' || location.hash === '#' || location.hash === '#/';
+  if (atRoot && previous && previous !== '/') location.replace(`#${previous}`);
+}
+
+async function start(): Promise<void> {
+  applyFirstLoad(location.href, storage);
+  restorePreviousRoute();
+  await initI18n();
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 } },
+  });
+  const root = document.getElementById('root');
+  if (!root) throw new Error('no #root');
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={createRouter()} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

@@ -1,0 +1,96 @@
+import { Button, Skeleton } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatAmount, formatFigure, signOf } from '../../../../contract/format.ts';
+import { LANGUAGES } from '../../../../contract/languages.ts';
+import { useDashboard } from '../../api/queries.ts';
+import { Figure } from '../../components/Figure.tsx';
+import { LanguagePanel } from '../../components/LanguagePanel.tsx';
+import { useLanguage } from '../../i18n/index.ts';
+import { useSession } from '../../session/useSession.ts';
+
+function Dashboard() {
+  const { t } = useTranslation();
+  const { data, isPending, isError, refetch } = useDashboard();
+  if (isPending) return <Skeleton.Paragraph lineCount={5} animated className="card" />;
+  if (isError || !data) {
+    return (
+      <section className="card card--empty">
+        <p>{t('home.loadFailed')}</p>
+        <Button size="small" onClick={() => void refetch()}>
+          {t('common.retry')}
+        </Button>
+      </section>
+    );
+  }
+  const sign = signOf(data.priceRate);
+  const tone = sign > 0 ? 'up' : sign < 0 ? 'down' : undefined;
+  return (
+    <>
+      <section className="card card--hero" aria-label={t('home.totalAmount')}>
+        <p className="card__label">{t('home.totalAmount')}</p>
+        <p className="card__big" data-testid="total-amount">
+          {formatAmount(data.totalAmount)} <span className="figure__unit">AIC</span>
+        </p>
+        <dl className="figures figures--row">
+          <Figure label={t('home.price')} value={`$${formatFigure(data.price)}`} />
+          <Figure
+            label={t('home.priceRate')}
+            value={data.priceRate === null ? formatFigure(null) : `${tone === 'up' ? '+' : ''}${formatFigure(data.priceRate)}%`}
+            {...(tone ? { tone } : {})}
+          />
+        </dl>
+      </section>
+      <section className="card" aria-label={t('home.pools')}>
+        <h2 className="card__title">{t('home.pools')}</h2>
+        <dl className="figures">
+          <Figure label={t('home.pool1')} value={formatAmount(data.pool1)} unit="AIC" />
+          <Figure label={t('home.pool2')} value={formatAmount(data.pool2)} unit="USDT" />
+          <Figure label={t('home.pool')} value={formatAmount(data.pool)} unit="AIC" />
+        </dl>
+      </section>
+    </>
+  );
+}
+
+export function HomePage() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const navigate = useNavigate();
+  const [languageOpen, setLanguageOpen] = useState(false);
+  const { signedIn, startAuthorisation, logout } = useSession();
+  const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
+
+  const enter = () => (signedIn ? navigate('/center') : void startAuthorisation());
+
+  return (
+    <main className="page page--home">
+      <header className="topbar">
+        <span className="brand">
+          <span className="brand__mark" aria-hidden="true">
+            A
+          </span>
+          {t('app.name')}
+        </span>
+        <button type="button" className="lang-button" onClick={() => setLanguageOpen(true)}>
+          {languageName}
+        </button>
+      </header>
+      <h1 className="headline">{t('home.headline')}</h1>
+      <p className="subline">{t('home.subline')}</p>
+      <Dashboard />
+      <div className="actions">
+        <Button block color="primary" size="large" onClick={enter}>
+          {t('home.enter')}
+        </Button>
+        {signedIn && (
+          <Button block fill="outline" size="large" onClick={() => void logout()}>
+            {t('common.logout')}
+          </Button>
+        )}
+      </div>
+      <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />
+    </main>
+  );
+}
