@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
-import { HomePage } from './pages/HomePage.ts';
 import { launchBrowser, phonePage } from './support/browser.ts';
+import { signInThroughExchange } from './support/flows.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 describe('walking skeleton journey at 390x844', () => {
@@ -19,8 +19,7 @@ describe('walking skeleton journey at 390x844', () => {
 
   it('switches language, keeps view state across routes, and restores the last route', async () => {
     const { page, errors } = await phonePage(browser, 'zh-CN');
-    const home = new HomePage(page, server.baseUrl);
-    await home.goto();
+    const home = await signInThroughExchange(page, server.baseUrl, { pick: 'Alice' });
 
     // Browser language zh-CN: Chinese texts and title.
     await expect.poll(() => page.title()).toBe('首页 - AIC 理财');

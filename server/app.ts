@@ -5,9 +5,15 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { installAuthGuard } from './auth/guard.ts';
+import { injectFetch } from './auth/injectFetch.ts';
+import { createOAuthClient } from './auth/oauth.ts';
+import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
+import { authRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
 
 export type AppOptions = { logger?: boolean | object };
 
@@ -32,6 +38,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
   installErrorHandling(app);
+  installAuthGuard(app, ctx);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -43,7 +50,13 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
+  const embedded = !ctx.config.oidcIssuer;
+  if (embedded) await mountEmbeddedProvider(app, ctx);
+  const oauth = createOAuthClient(ctx, embedded ? injectFetch(app, new URL(ctx.config.publicUrl).origin) : undefined);
+  const exchange = embedded ? embeddedExchange : externalExchange;
+
   await app.register(dashboardRoutes, { ctx });
+  await app.register(authRoutes, { ctx, oauth, exchange });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

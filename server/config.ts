@@ -14,6 +14,17 @@ export type Config = {
   /** Seed demo data (funded pools, demo accounts) into an empty database. */
   seedDemo: boolean;
   appName: string;
+  /** The address people reach this server at; the embedded provider's issuer lives under it. */
+  publicUrl: string;
+  /** The exchange's OpenID issuer; unset means the embedded provider at {publicUrl}/oidc. */
+  oidcIssuer: string | undefined;
+  oidcClientId: string;
+  oidcClientSecret: string;
+  /** Where the exchange may send people back to: the web app's home addresses. */
+  redirectUris: string[];
+  sessionTtlDays: number;
+  /** Users who may operate the platform (review withdrawals, fund pools, settle). */
+  operatorUserIds: bigint[];
 };
 
 function envString(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -29,9 +40,15 @@ function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return value;
 }
 
+const list = (value: string | undefined) =>
+  (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = envInt(env, 'PORT', 3000);
+  const publicUrl = envString(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
+  const redirectUris = list(env.OAUTH_REDIRECT_URIS);
   return {
-    port: envInt(env, 'PORT', 3000),
+    port,
     host: envString(env, 'HOST', '0.0.0.0'),
     dataDir: envString(env, 'DATA_DIR', './data'),
     databaseUrl: env.DATABASE_URL || undefined,
@@ -40,5 +57,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     aicPriceUsd: envString(env, 'AIC_PRICE_USD', '0.85'),
     seedDemo: envString(env, 'SEED_DEMO', 'true') !== 'false',
     appName: envString(env, 'APP_NAME', 'AIC Earn'),
+    publicUrl,
+    oidcIssuer: env.OIDC_ISSUER || undefined,
+    oidcClientId: envString(env, 'OIDC_CLIENT_ID', 'aic-earn'),
+    oidcClientSecret: envString(env, 'OIDC_CLIENT_SECRET', 'embedded-provider-demo-secret'),
+    redirectUris: redirectUris.length
+      ? redirectUris
+      : [`${publicUrl}/`, `http://localhost:${port}/`, `http://127.0.0.1:${port}/`].filter(
+          (uri, index, all) => all.indexOf(uri) === index,
+        ),
+    sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
+    operatorUserIds: list(env.OPERATOR_USER_IDS).map((id) => BigInt(id)),
   };
 }

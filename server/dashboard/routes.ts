@@ -11,6 +11,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
   app.get(
     PATHS.home,
     {
+      config: { public: true },
       schema: {
         tags: ['dashboard'],
         summary: 'Platform dashboard: totals, price and pools',

@@ -1,10 +1,12 @@
 import { type Migration, type MigrationProvider, Migrator } from 'kysely';
 import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';
+import * as m0002 from './migrations/0002_users_and_sessions.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_ledger_and_params': m0001,
+  '0002_users_and_sessions': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

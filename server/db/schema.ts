@@ -50,7 +50,53 @@ export interface ParamsTable {
   created_at: Timestamp;
 }
 
+export interface UsersTable {
+  id: ColumnType<bigint, never, never>;
+  subject: string;
+  name: string;
+  invite_code: string;
+  inviter_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  user_id: Big;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  user_agent: string | null;
+}
+
+export interface OauthStatesTable {
+  state: string;
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  redirect_refer: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface EmbeddedProviderTable {
+  name: string;
+  value: ColumnType<unknown, string, string>;
+}
+
+export interface ExchangeAccountsTable {
+  subject: string;
+  name: string;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  oauth_states: OauthStatesTable;
+  embedded_provider: EmbeddedProviderTable;
+  exchange_accounts: ExchangeAccountsTable;
   accounts: AccountsTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;

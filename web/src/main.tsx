@@ -23,9 +23,16 @@ function restorePreviousRoute(): void {
   if (atRoot && previous && previous !== '/') location.replace(`#${previous}`);
 }
 
+/** Back from the exchange: the code is stored, so take it out of the address bar. */
+function leaveNoCodeInAddressBar(query: URLSearchParams): boolean {
+  if (!query.has('code') && !query.has('state')) return false;
+  history.replaceState(null, '', `${location.pathname}#/home`);
+  return true;
+}
+
 async function start(): Promise<void> {
-  applyFirstLoad(location.href, storage);
-  restorePreviousRoute();
+  const query = applyFirstLoad(location.href, storage);
+  if (!leaveNoCodeInAddressBar(query)) restorePreviousRoute();
   await initI18n();
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 } },

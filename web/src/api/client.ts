@@ -2,7 +2,8 @@ import { Toast } from 'antd-mobile';
 import { messageKeyForCode, messageKeyForHttpStatus } from '../../../contract/errors.ts';
 import type { EnvelopeOf } from '../../../contract/envelope.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
-import { SIGNED_IN_KEYS, storage } from '../lib/storage.ts';
+import { storage } from '../lib/storage.ts';
+import { sessionStore } from '../session/store.ts';
 
 /** The configured API host; empty means the same origin that served the app. */
 const HOST = (import.meta.env.VITE_API_HOST as string | undefined) ?? '';
@@ -52,7 +53,7 @@ let forcedLogout = false;
 function forceLogout(): void {
   if (forcedLogout) return;
   forcedLogout = true;
-  storage.remove(...SIGNED_IN_KEYS);
+  sessionStore.clear();
   setTimeout(() => {
     location.hash = '#/home';
     location.reload();

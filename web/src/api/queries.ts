@@ -1,11 +1,25 @@
 import { useQuery } from '@tanstack/react-query';
+import type { UserInfoData } from '../../../contract/auth.ts';
 import type { HomeData } from '../../../contract/dashboard.ts';
 import { PATHS } from '../../../contract/paths.ts';
+import { storage } from '../lib/storage.ts';
 import { apiGet } from './client.ts';
 
 export const queryKeys = {
   home: ['home'] as const,
+  userInfo: ['userInfo'] as const,
 };
 
 export const useDashboard = () =>
   useQuery({ queryKey: queryKeys.home, queryFn: () => apiGet<HomeData>(PATHS.home) });
+
+/** The signed-in user; kept in storage under userInfo (spec section 3) as well. */
+export const useUserInfo = () =>
+  useQuery({
+    queryKey: queryKeys.userInfo,
+    queryFn: async () => {
+      const info = await apiGet<UserInfoData>(PATHS.userInfo);
+      storage.set('userInfo', JSON.stringify(info));
+      return info;
+    },
+  });

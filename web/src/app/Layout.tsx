@@ -1,7 +1,8 @@
 import { Activity, type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useMatches, useOutlet } from 'react-router';
-import { session } from '../lib/storage.ts';
+import { Navigate, useLocation, useMatches, useOutlet } from 'react-router';
+import { session, storage } from '../lib/storage.ts';
+import { useSignedIn } from '../session/store.ts';
 import type { RouteMeta } from './routes.tsx';
 
 function useRouteMeta(): RouteMeta | undefined {
@@ -20,6 +21,7 @@ export function Layout() {
   const outlet = useOutlet();
   const meta = useRouteMeta();
   const views = useRef(new Map<string, ReactNode>());
+  const signedIn = useSignedIn();
 
   useEffect(() => {
     const page = meta ? t(meta.title) : '';
@@ -29,6 +31,15 @@ export function Layout() {
   useEffect(() => {
     session.rememberRoute(location.pathname);
   }, [location.pathname]);
+
+  if (meta?.auth && !signedIn) {
+    // Back to home, which starts authorisation and returns here afterwards.
+    storage.set('redirectRefer', location.pathname);
+    return <Navigate to="/home" replace />;
+  }
+
+  // Signed out: views kept from the session that ended must not come back.
+  if (!signedIn) for (const path of views.current.keys()) if (path !== location.pathname) views.current.delete(path);
 
   const cacheable = meta && !meta.noCache;
   if (cacheable) views.current.set(location.pathname, outlet);

@@ -3,9 +3,12 @@ import { HomePage } from '../pages/home/HomePage.tsx';
 import { Layout } from './Layout.tsx';
 
 /** Route meta (spec section 2): the title key, and noCache for views that must not be kept. */
-export type RouteMeta = { title: string; noCache?: boolean };
+export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
 
-const meta = (title: string, noCache = false): { handle: RouteMeta } => ({ handle: { title, noCache } });
+const meta = (title: string, options: Omit<RouteMeta, 'title'> = {}): { handle: RouteMeta } => ({
+  handle: { title, ...options },
+});
+const signedInOnly = { auth: true };
 
 export const routes: RouteObject[] = [
   {
@@ -17,19 +20,19 @@ export const routes: RouteObject[] = [
       {
         path: 'center',
         lazy: async () => ({ Component: (await import('../pages/center/CenterPage.tsx')).CenterPage }),
-        ...meta('title.center'),
+        ...meta('title.center', signedInOnly),
       },
       {
         path: 'rebate',
         lazy: async () => ({ Component: (await import('../pages/rebate/RebatePage.tsx')).RebatePage }),
-        ...meta('title.rebate'),
+        ...meta('title.rebate', signedInOnly),
       },
       {
         path: 'thirtydays',
         lazy: async () => ({
           Component: (await import('../pages/thirtydays/ThirtyDaysPage.tsx')).ThirtyDaysPage,
         }),
-        ...meta('title.thirtydays'),
+        ...meta('title.thirtydays', signedInOnly),
       },
       { path: '*', element: <Navigate to="/home" replace /> },
     ],

@@ -43,9 +43,18 @@ export const storage = {
 
 export const PREVIOUS_ROUTE = 'previousRoute';
 
+const FORCE_LOGIN = 'forceLogin';
+
 export const session = {
   previousRoute: () => sessionStorage.getItem(PREVIOUS_ROUTE),
   rememberRoute: (path: string) => sessionStorage.setItem(PREVIOUS_ROUTE, path),
+  /** After a logout the exchange must ask again, not sign the same person straight back in. */
+  requireFreshLogin: () => sessionStorage.setItem(FORCE_LOGIN, '1'),
+  takeFreshLogin: (): boolean => {
+    const wanted = sessionStorage.getItem(FORCE_LOGIN) === '1';
+    sessionStorage.removeItem(FORCE_LOGIN);
+    return wanted;
+  },
 };
 
 /** What logout and forced logout clear (spec section 4). */

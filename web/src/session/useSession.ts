@@ -1,24 +1,22 @@
 import { Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { LOGOUT_DELAY_MS, TOAST_MS } from '../api/client.ts';
-import { SIGNED_IN_KEYS, storage } from '../lib/storage.ts';
+import { logoutEverywhere, startAuthorisation } from './auth.ts';
+import { useSignedIn } from './store.ts';
 
-/** The signed-in state (a stored token) and the actions that change it. */
+/** The signed-in state and the actions that change it. */
 export function useSession() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const signedIn = Boolean(storage.get('token'));
+  const signedIn = useSignedIn();
 
-  const startAuthorisation = async () => {
-    navigate('/center');
-  };
+  const authorise = () => startAuthorisation().catch(() => undefined);
 
+  /** Spec section 4: clear, say so, and after 1 s start authorisation again. */
   const logout = async () => {
-    storage.remove(...SIGNED_IN_KEYS);
+    await logoutEverywhere();
     Toast.show({ content: t('common.logoutSuccess'), icon: 'success', duration: TOAST_MS });
-    setTimeout(() => void startAuthorisation(), LOGOUT_DELAY_MS);
+    setTimeout(() => void authorise(), LOGOUT_DELAY_MS);
   };
 
-  return { signedIn, startAuthorisation, logout };
+  return { signedIn, startAuthorisation: authorise, logout };
 }

@@ -1,9 +1,20 @@
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 
 const PRODUCTS = ['current', 'fixed30', 'reinvest360'] as const;
+
+function UserStrip() {
+  const { t } = useTranslation();
+  const { data } = useUserInfo();
+  return (
+    <p className="user-strip">
+      {data ? `${data.name} · UID ${data.userId}` : t('common.loading')}
+    </p>
+  );
+}
 
 /** The earn-coins centre: the three products, one tab each. */
 export function CenterPage() {
@@ -12,6 +23,7 @@ export function CenterPage() {
   return (
     <main className="page">
       <PageHeader title={t('title.center')} />
+      <UserStrip />
       <Tabs activeKey={tab} onChange={setTab}>
         {PRODUCTS.map((product) => (
           <Tabs.Tab key={product} title={t(`product.${product}.name`)}>

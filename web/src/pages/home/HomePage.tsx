@@ -1,4 +1,4 @@
-import { Button, Skeleton } from 'antd-mobile';
+import { Button, DotLoading, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { Figure } from '../../components/Figure.tsx';
 import { LanguagePanel } from '../../components/LanguagePanel.tsx';
 import { useLanguage } from '../../i18n/index.ts';
 import { useSession } from '../../session/useSession.ts';
+import { useStartup } from '../../session/useStartup.ts';
 
 function Dashboard() {
   const { t } = useTranslation();
@@ -60,6 +61,7 @@ export function HomePage() {
   const navigate = useNavigate();
   const [languageOpen, setLanguageOpen] = useState(false);
   const { signedIn, startAuthorisation, logout } = useSession();
+  const phase = useStartup();
   const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
 
   const enter = () => (signedIn ? navigate('/center') : void startAuthorisation());
@@ -79,10 +81,18 @@ export function HomePage() {
       </header>
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
-      <Dashboard />
+      {phase === 'ready' && signedIn ? (
+        <Dashboard />
+      ) : (
+        phase !== 'signed-out' && (
+          <section className="card card--empty" aria-busy="true">
+            <DotLoading /> {t('home.signingIn')}
+          </section>
+        )
+      )}
       <div className="actions">
         <Button block color="primary" size="large" onClick={enter}>
-          {t('home.enter')}
+          {signedIn ? t('home.enter') : t('home.signIn')}
         </Button>
         {signedIn && (
           <Button block fill="outline" size="large" onClick={() => void logout()}>

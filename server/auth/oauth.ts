@@ -1,0 +1,115 @@
+import * as client from 'openid-client';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+
+/** The sign-in state of one redirect lives this long (PRODUCT.md: 10 minutes). */
+export const STATE_TTL_MS = 10 * 60_000;
+
+export type SignedInIdentity = { subject: string; name: string; redirectRefer: string | null };
+
+export type OAuthClient = {
+  issuer: string;
+  authorizationUrl(input: { redirectUri: string; lang?: string; redirectRefer?: string; prompt?: 'login' }): Promise<string>;
+  /** Exchanges a code for a verified identity; each state is accepted once. */
+  exchange(code: string, state: string): Promise<SignedInIdentity>;
+};
+
+/**
+ * The platform as an OAuth 2.0 / OpenID Connect client of the exchange: authorization code
+ * with PKCE (S256), state and nonce kept server-side, the ID token verified on exchange.
+ */
+export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetch): OAuthClient {
+  const issuer = ctx.config.oidcIssuer ?? `${ctx.config.publicUrl}/oidc`;
+  let discovered: Promise<client.Configuration> | null = null;
+
+  const configuration = () => {
+    discovered ??= client
+      .discovery(
+        new URL(issuer),
+        ctx.config.oidcClientId,
+        undefined,
+        client.ClientSecretBasic(ctx.config.oidcClientSecret),
+        {
+          // Only the embedded provider on plain-http localhost needs this.
+          ...(issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
+          ...(fetchImpl ? { [client.customFetch]: fetchImpl } : {}),
+        },
+      )
+      .catch((error: unknown) => {
+        discovered = null;
+        throw error;
+      });
+    return discovered;
+  };
+
+  return {
+    issuer,
+    async authorizationUrl({ redirectUri, lang, redirectRefer, prompt }) {
+      if (!ctx.config.redirectUris.includes(redirectUri)) throw new AppError('REDIRECT_NOT_ALLOWED');
+      const config = await configuration().catch(() => {
+        throw new AppError('BAD_GATEWAY', 'identity provider unreachable');
+      });
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const codeVerifier = client.randomPKCECodeVerifier();
+      const now = ctx.clock.now();
+      await ctx.db
+        .insertInto('oauth_states')
+        .values({
+          state,
+          nonce,
+          code_verifier: codeVerifier,
+          redirect_uri: redirectUri,
+          redirect_refer: redirectRefer ?? null,
+          created_at: now,
+          expires_at: new Date(now.getTime() + STATE_TTL_MS),
+        })
+        .execute();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: 'openid profile',
+        state,
+        nonce,
+        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        ...(lang ? { ui_locales: lang } : {}),
+        ...(prompt ? { prompt } : {}),
+      });
+      return url.href;
+    },
+
+    async exchange(code, state) {
+      const now = ctx.clock.now();
+      const pending = await ctx.db
+        .updateTable('oauth_states')
+        .set({ consumed_at: now })
+        .where('state', '=', state)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', now)
+        .returning(['code_verifier', 'nonce', 'redirect_uri', 'redirect_refer'])
+        .executeTakeFirst();
+      if (!pending) throw new AppError('LOGIN_FAILED', 'unknown, expired or used state');
+      try {
+        const config = await configuration();
+        const callback = new URL(pending.redirect_uri);
+        callback.searchParams.set('code', code);
+        callback.searchParams.set('state', state);
+        // The app relays only code and state; the issuer is known from the state it was made for.
+        callback.searchParams.set('iss', config.serverMetadata().issuer);
+        const tokens = await client.authorizationCodeGrant(config, callback, {
+          pkceCodeVerifier: pending.code_verifier,
+          expectedState: state,
+          expectedNonce: pending.nonce,
+          idTokenExpected: true,
+        });
+        const claims = tokens.claims();
+        if (!claims) throw new Error('no ID token');
+        const name = typeof claims.name === 'string' && claims.name ? claims.name : claims.sub;
+        return { subject: `${config.serverMetadata().issuer}|${claims.sub}`, name, redirectRefer: pending.redirect_refer };
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw new AppError('LOGIN_FAILED', error instanceof Error ? error.message : String(error));
+      }
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import middie from '@fastify/middie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import { Type } from 'typebox';
+import { LANGUAGES } from '../../../contract/languages.ts';
+import type { AppContext } from '../../context.ts';
+import { createAccount, ensureDemoAccounts, findAccount, listAccounts } from './accounts.ts';
+import { providerKeys } from './keys.ts';
+import { signInPage } from './page.ts';
+
+export const PROVIDER_PREFIX = '/oidc';
+const SIGN_IN_PREFIX = '/signin';
+
+/** First-party client only: its grant is made without a consent screen. */
+async function loadGrant(ctx: KoaContextWithOIDC) {
+  const clientId = ctx.oidc.client?.clientId;
+  const accountId = ctx.oidc.session?.accountId;
+  if (!clientId || !accountId || !ctx.oidc.session) return undefined;
+  const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
+  if (grantId) return ctx.oidc.provider.Grant.find(grantId);
+  const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
+  grant.addOIDCScope('openid profile');
+  await grant.save();
+  return grant;
+}
+
+/**
+ * The embedded OpenID provider that stands in for the exchange when none is configured: real
+ * discovery, authorization code with PKCE, token endpoint and JWKS, mounted under /oidc, with
+ * a sign-in page where a person picks a demo account or creates one by name.
+ */
+export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContext): Promise<Provider> {
+  const { jwks, cookieKeys } = await providerKeys(ctx.db);
+  await ensureDemoAccounts(ctx.db);
+  const provider = new Provider(`${ctx.config.publicUrl}${PROVIDER_PREFIX}`, {
+    clients: [
+      {
+        client_id: ctx.config.oidcClientId,
+        client_secret: ctx.config.oidcClientSecret,
+        redirect_uris: ctx.config.redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    pkce: { required: () => true },
+    // The name travels in the ID token, so sign-in needs no userinfo call.
+    conformIdTokenClaims: false,
+    claims: { openid: ['sub'], profile: ['name'] },
+    cookies: { keys: cookieKeys },
+    jwks: jwks as never,
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `${SIGN_IN_PREFIX}/${interaction.uid}` },
+    loadExistingGrant: loadGrant,
+    findAccount: async (_ctx, id) => {
+      const account = await findAccount(ctx.db, id);
+      if (!account) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, name: account.name }) };
+    },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+  });
+  provider.proxy = true;
+
+  await app.register(middie);
+  const callback = provider.callback();
+  app.use(PROVIDER_PREFIX, (req: IncomingMessage, res: ServerResponse) => callback(req, res));
+  registerSignInRoutes(app, ctx, provider);
+  return provider;
+}
+
+function pageLanguage(uiLocales: unknown) {
+  const tag = typeof uiLocales === 'string' ? uiLocales.split(' ')[0] : undefined;
+  return LANGUAGES.find((l) => l.key === tag || l.htmlLang === tag) ?? LANGUAGES[1];
+}
+
+function registerSignInRoutes(app: FastifyInstance, ctx: AppContext, provider: Provider) {
+  const Params = Type.Object({ uid: Type.String({ maxLength: 100 }) });
+  const Body = Type.Object({
+    account: Type.Optional(Type.String({ maxLength: 100 })),
+    name: Type.Optional(Type.String({ maxLength: 200 })),
+  });
+
+  const render = async (request: FastifyRequest, reply: FastifyReply, error?: string) => {
+    const details = await provider.interactionDetails(request.raw, reply.raw);
+    const language = pageLanguage(details.params.ui_locales);
+    const html = signInPage({
+      action: `${SIGN_IN_PREFIX}/${details.uid}`,
+      accounts: await listAccounts(ctx.db),
+      language: language.key,
+      htmlLang: language.htmlLang,
+      ...(error ? { error } : {}),
+    });
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  };
+
+  app.get(`${SIGN_IN_PREFIX}/:uid`, { schema: { hide: true, params: Params } }, (request, reply) =>
+    render(request, reply),
+  );
+
+  app.post(`${SIGN_IN_PREFIX}/:uid`, { schema: { hide: true, params: Params, body: Body } }, async (request, reply) => {
+    const body = request.body as { account?: string; name?: string };
+    const name = body.name?.trim();
+    const account = body.account
+      ? await findAccount(ctx.db, body.account)
+      : name
+        ? await createAccount(ctx.db, name)
+        : undefined;
+    if (!account) return render(request, reply, 'unknownAccount');
+    const redirectTo = await provider.interactionResult(
+      request.raw,
+      reply.raw,
+      { login: { accountId: account.subject } },
+      { mergeWithLastSubmission: false },
+    );
+    return reply.redirect(redirectTo, 303);
+  });
+}

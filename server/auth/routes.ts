@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AuthorPageData, AuthorPageQuery, LoginData, LoginQuery, UserInfoData } from '../../contract/auth.ts';
+import { PATHS } from '../../contract/paths.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { answers, ok } from '../http/schemas.ts';
+import type { ExchangeAdapter } from '../wallet/exchange.ts';
+import { bearerToken, userIdOf } from './guard.ts';
+import type { OAuthClient } from './oauth.ts';
+import { createSession, revokeSession } from './sessions.ts';
+import { findOrCreateUser, findUserById } from './users.ts';
+
+export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: ExchangeAdapter };
+
+export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx, oauth, exchange }) => {
+  app.get(
+    PATHS.authorPage,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'The exchange authorisation address to send the window to',
+        querystring: AuthorPageQuery,
+        response: answers(AuthorPageData),
+      },
+    },
+    async (request) => ok(await oauth.authorizationUrl(request.query)),
+  );
+
+  app.get(
+    PATHS.login,
+    {
+      config: { public: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange the code and state of the redirect for a session token',
+        querystring: LoginQuery,
+        response: answers(LoginData),
+      },
+    },
+    async (request) => {
+      const identity = await oauth.exchange(request.query.code, request.query.state);
+      const user = await ctx.db.transaction().execute(async (trx) => {
+        const { user, created } = await findOrCreateUser(trx, identity.subject, identity.name);
+        if (created) await exchange.onUserCreated(trx, user.id);
+        return user;
+      });
+      const token = await createSession(
+        ctx.db,
+        user.id,
+        ctx.clock.now(),
+        ctx.config.sessionTtlDays,
+        request.headers['user-agent'],
+      );
+      request.log.info({ userId: String(user.id) }, 'signed in');
+      return ok({ token, userId: String(user.id), redirectRefer: identity.redirectRefer });
+    },
+  );
+
+  app.post(
+    PATHS.logout,
+    {
+      schema: { tags: ['auth'], summary: 'Revoke this session', security: [{ bearer: [] }], response: answers(Type.Null()) },
+    },
+    async (request) => {
+      const token = bearerToken(request);
+      if (token) await revokeSession(ctx.db, token, ctx.clock.now());
+      return ok(null);
+    },
+  );
+
+  app.get(
+    PATHS.userInfo,
+    {
+      schema: { tags: ['auth'], summary: 'The signed-in user', security: [{ bearer: [] }], response: answers(UserInfoData) },
+    },
+    async (request) => {
+      const user = await findUserById(ctx.db, userIdOf(request));
+      if (!user) throw new AppError('UNAUTHORIZED');
+      return ok({
+        userId: String(user.id),
+        name: user.name,
+        inviteCode: user.inviteCode,
+        inviterBound: user.inviterId !== null,
+        isOperator: ctx.config.operatorUserIds.includes(user.id),
+      });
+    },
+  );
+};

@@ -1,0 +1,85 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+
+/** A minimal cookie jar: what a browser would send back to the provider. */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+  take(response: LightMyRequestResponse): void {
+    const header = response.headers['set-cookie'];
+    for (const line of [header ?? []].flat()) {
+      const [pair] = String(line).split(';');
+      const index = pair?.indexOf('=') ?? -1;
+      if (!pair || index < 0) continue;
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(String(line))) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+const pathOf = (location: string) => {
+  const url = new URL(location, 'http://localhost');
+  return `${url.pathname}${url.search}`;
+};
+
+export const REDIRECT_URI = 'http://localhost:3000/';
+
+/**
+ * Walks the whole redirect flow as a browser would, up to the return to the app with code and
+ * state in the query. `choice` picks a demo account by subject or creates one by name.
+ */
+export async function authorize(
+  app: FastifyInstance,
+  choice: { account: string } | { name: string },
+  query: Record<string, string> = {},
+): Promise<{ code: string; state: string; returnUrl: URL }> {
+  const jar = new CookieJar();
+  const page = await app.inject({
+    method: 'GET',
+    url: '/api/authorPage',
+    query: { redirectUri: REDIRECT_URI, lang: 'en', ...query },
+  });
+  const authUrl = page.json().data as string;
+  if (!authUrl) throw new Error(`authorPage: ${page.body}`);
+
+  let response = await app.inject({ method: 'GET', url: pathOf(authUrl) });
+  jar.take(response);
+  const interaction = response.headers.location as string;
+  response = await app.inject({ method: 'GET', url: pathOf(interaction), headers: { cookie: jar.header() } });
+  if (response.statusCode !== 200) throw new Error(`sign-in page: ${response.statusCode} ${response.body}`);
+  response = await app.inject({
+    method: 'POST',
+    url: pathOf(interaction),
+    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams(choice).toString(),
+  });
+  jar.take(response);
+  let location = response.headers.location as string;
+  for (let hop = 0; hop < 5 && location && !location.startsWith(REDIRECT_URI); hop++) {
+    response = await app.inject({ method: 'GET', url: pathOf(location), headers: { cookie: jar.header() } });
+    jar.take(response);
+    location = response.headers.location as string;
+  }
+  const returnUrl = new URL(location);
+  const code = returnUrl.searchParams.get('code');
+  const state = returnUrl.searchParams.get('state');
+  if (!code || !state) throw new Error(`no code in ${location}`);
+  return { code, state, returnUrl };
+}
+
+/** Signs in through the embedded provider and answers the session token and user id. */
+export async function signIn(
+  app: FastifyInstance,
+  choice: { account: string } | { name: string } = { account: 'demo-alice' },
+): Promise<{ token: string; userId: string }> {
+  const { code, state } = await authorize(app, choice);
+  const login = await app.inject({ method: 'GET', url: '/api/login', query: { code, state } });
+  const body = login.json();
+  if (body.code !== 0) throw new Error(`login: ${login.body}`);
+  return body.data;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,35 @@
+import { useSyncExternalStore } from 'react';
+import { SIGNED_IN_KEYS, session, storage } from '../lib/storage.ts';
+
+/** The signed-in state is "a token is stored" (spec section 6); this makes it reactive. */
+const listeners = new Set<() => void>();
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+
+export const sessionStore = {
+  token: () => storage.get('token'),
+  signIn(token: string, userId: string) {
+    storage.set('token', token);
+    storage.set('userId', userId);
+    notify();
+  },
+  /** Logout and forced logout clear the same keys (spec section 4). */
+  clear() {
+    storage.remove(...SIGNED_IN_KEYS);
+    session.requireFreshLogin();
+    notify();
+  },
+  /** A failed login silently removes token, userId, code and state. */
+  forgetLogin() {
+    storage.remove('token', 'userId', 'code', 'state');
+    notify();
+  },
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+export const useSignedIn = (): boolean =>
+  useSyncExternalStore(sessionStore.subscribe, () => Boolean(sessionStore.token()));

@@ -1,0 +1,38 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { storage } from '../lib/storage.ts';
+import { loginWithStoredCode, startAuthorisation } from './auth.ts';
+
+/** After a login the dashboard loads about 0.2 s later (spec section 9). */
+export const POST_LOGIN_DELAY_MS = 200;
+
+export type StartupPhase = 'ready' | 'signing-in' | 'redirecting' | 'signed-out';
+
+/**
+ * Start-up on the home screen (spec section 4): a stored token loads the dashboard; with
+ * neither code nor state, go and authorise; otherwise exchange them for a login.
+ */
+export function useStartup(): StartupPhase {
+  const navigate = useNavigate();
+  const started = useRef(false);
+  const [phase, setPhase] = useState<StartupPhase>(() => (storage.get('token') ? 'ready' : 'signing-in'));
+
+  useEffect(() => {
+    if (started.current || storage.get('token')) return;
+    started.current = true;
+    if (!storage.get('code') && !storage.get('state')) {
+      setPhase('redirecting');
+      startAuthorisation().catch(() => setPhase('signed-out'));
+      return;
+    }
+    void loginWithStoredCode().then((result) => {
+      if (!result) return setPhase('signed-out');
+      setTimeout(() => {
+        setPhase('ready');
+        if (result.redirectRefer && result.redirectRefer !== '/home') navigate(result.redirectRefer);
+      }, POST_LOGIN_DELAY_MS);
+    });
+  }, [navigate]);
+
+  return phase;
+}
