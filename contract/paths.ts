@@ -25,6 +25,13 @@ export const PATHS = {
   oneRebuy: '/api/user/one-rebuy',
   cancelRebuy: '/api/user/cancel-rebuy',
   withdraw: '/api/withdraw',
+  // Added by the product (the spec names recharge and transfers but not their calls).
+  recharge: '/api/recharge',
+  transferIn: '/api/transfer-in',
+  transferOut: '/api/transfer-out',
+  operatorReviews: '/api/operator/reviews',
+  operatorApprove: '/api/operator/reviews/:id/approve',
+  operatorReject: '/api/operator/reviews/:id/reject',
 } as const;
 
 export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

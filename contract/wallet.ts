@@ -1,0 +1,93 @@
+import { type Static, Type } from 'typebox';
+import { AmountString } from './envelope.ts';
+
+export const ASSETS = ['AIC', 'USDT'] as const;
+export const Asset = Type.Union([Type.Literal('AIC'), Type.Literal('USDT')]);
+export type Asset = Static<typeof Asset>;
+
+/** Wallet movements: in from the exchange (immediate) or out to it (reviewed first). */
+export const TRANSFER_TYPES = ['recharge', 'transfer_in', 'transfer_out', 'withdraw'] as const;
+export const TransferType = Type.Union(TRANSFER_TYPES.map((t) => Type.Literal(t)));
+export type TransferType = (typeof TRANSFER_TYPES)[number];
+export const INBOUND: readonly TransferType[] = ['recharge', 'transfer_in'];
+
+export const TRANSFER_STATUSES = ['under_review', 'success', 'failure'] as const;
+export const TransferStatus = Type.Union(TRANSFER_STATUSES.map((s) => Type.Literal(s)));
+export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+
+/** GET /api/getAsset */
+export const AssetBalance = Type.Object({
+  asset: Asset,
+  available: AmountString,
+  /** Held for withdrawals and transfers out under review. */
+  pending: AmountString,
+  /** The user's balance on the exchange side. */
+  exchange: AmountString,
+});
+export const AssetData = Type.Object({
+  /** All platform-wallet assets valued in AIC at the current price. */
+  totalAic: AmountString,
+  price: Type.String({ description: 'AIC price in USD' }),
+  balances: Type.Array(AssetBalance),
+});
+export type AssetData = Static<typeof AssetData>;
+
+/** GET /api/transferPage: what the transfer forms need. */
+export const TransferPageData = Type.Object({
+  assets: Type.Array(
+    Type.Object({
+      asset: Asset,
+      available: AmountString,
+      exchange: AmountString,
+      minimum: AmountString,
+      fee: AmountString,
+    }),
+  ),
+  types: Type.Array(TransferType),
+});
+export type TransferPageData = Static<typeof TransferPageData>;
+
+/** The body of POST /api/recharge, /api/transfer-in, /api/transfer-out and /api/withdraw. */
+export const MoveBody = Type.Object({
+  asset: Asset,
+  /** A decimal string; validated by the server's amount rules (codes 120-122, 103). */
+  amount: Type.String({ maxLength: 64 }),
+});
+export type MoveBody = Static<typeof MoveBody>;
+
+export const TransferRecord = Type.Object({
+  id: Type.String(),
+  type: TransferType,
+  asset: Asset,
+  amount: AmountString,
+  status: TransferStatus,
+  reason: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  reviewedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type TransferRecord = Static<typeof TransferRecord>;
+
+/** GET /api/transfer-records: newest first, by cursor. */
+export const TransferRecordsQuery = Type.Object({
+  type: Type.Optional(TransferType),
+  /** Inclusive start and exclusive end, ISO dates or date-times (UTC). */
+  from: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  to: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  cursor: Type.Optional(Type.String({ pattern: '^\\d{1,19}$' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+});
+export type TransferRecordsQuery = Static<typeof TransferRecordsQuery>;
+
+export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+
+export const TransferRecordsData = Page(TransferRecord);
+export type TransferRecordsData = Static<typeof TransferRecordsData>;
+
+/** Operator review of a withdrawal or transfer out. */
+export const ReviewParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}$' }) });
+export const ReviewBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) });
+export const ReviewQueueData = Type.Object({
+  items: Type.Array(Type.Intersect([TransferRecord, Type.Object({ userId: Type.String() })])),
+});
+export type ReviewQueueData = Static<typeof ReviewQueueData>;
