@@ -40,6 +40,7 @@ export const ERRORS = {
   NOT_MATURE: { code: 124, http: 422, message: 'err.notMature' },
   INVITE_EMPTY: { code: 125, http: 400, message: 'err.inviteEmpty' },
   WALLET_BALANCE: { code: 126, http: 422, message: 'err.insufficientBalance' }, // wallet moves
+  ALREADY_REVIEWED: { code: 127, http: 409, message: 'err.alreadyReviewed' },
   IDEMPOTENCY_MISMATCH: { code: 130, http: 422, message: 'err.idempotencyMismatch' },
   IDEMPOTENCY_BUSY: { code: 131, http: 409, message: 'err.idempotencyBusy' },
   IDEMPOTENCY_REQUIRED: { code: 132, http: 400, message: 'err.idempotencyRequired' },

@@ -6,14 +6,23 @@ export const Asset = Type.Union([Type.Literal('AIC'), Type.Literal('USDT')]);
 export type Asset = Static<typeof Asset>;
 
 /** Wallet movements: in from the exchange (immediate) or out to it (reviewed first). */
-export const TRANSFER_TYPES = ['recharge', 'transfer_in', 'transfer_out', 'withdraw'] as const;
-export const TransferType = Type.Union(TRANSFER_TYPES.map((t) => Type.Literal(t)));
-export type TransferType = (typeof TRANSFER_TYPES)[number];
+export const TransferType = Type.Union([
+  Type.Literal('recharge'),
+  Type.Literal('transfer_in'),
+  Type.Literal('transfer_out'),
+  Type.Literal('withdraw'),
+]);
+export type TransferType = Static<typeof TransferType>;
+export const TRANSFER_TYPES: readonly TransferType[] = ['recharge', 'transfer_in', 'transfer_out', 'withdraw'];
 export const INBOUND: readonly TransferType[] = ['recharge', 'transfer_in'];
 
-export const TRANSFER_STATUSES = ['under_review', 'success', 'failure'] as const;
-export const TransferStatus = Type.Union(TRANSFER_STATUSES.map((s) => Type.Literal(s)));
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+export const TransferStatus = Type.Union([
+  Type.Literal('under_review'),
+  Type.Literal('success'),
+  Type.Literal('failure'),
+]);
+export type TransferStatus = Static<typeof TransferStatus>;
+export const TRANSFER_STATUSES: readonly TransferStatus[] = ['under_review', 'success', 'failure'];
 
 /** GET /api/getAsset */
 export const AssetBalance = Type.Object({

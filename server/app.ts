@@ -13,7 +13,10 @@ import { authRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
+import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
+import { reviewRoutes } from './wallet/reviewRoutes.ts';
+import { walletRoutes } from './wallet/routes.ts';
 
 export type AppOptions = { logger?: boolean | object };
 
@@ -39,6 +42,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   );
   installErrorHandling(app);
   installAuthGuard(app, ctx);
+  requireIdempotencyKeys(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -57,6 +61,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   await app.register(dashboardRoutes, { ctx });
   await app.register(authRoutes, { ctx, oauth, exchange });
+  await app.register(walletRoutes, { ctx, exchange });
+  await app.register(reviewRoutes, { ctx, exchange });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

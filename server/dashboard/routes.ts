@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HomeData } from '../../contract/dashboard.ts';
-import { formatUnits, parseRate } from '../../contract/money.ts';
+import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { answers, ok } from '../http/schemas.ts';
 import type { AppContext } from '../context.ts';
-import { currentPrice } from '../platform/price.ts';
+import { currentPrice, usdtInAic } from '../platform/price.ts';
 import { platformTotals } from './repository.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -20,15 +20,13 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     },
     async () => {
       const [totals, price] = await Promise.all([platformTotals(ctx.db), currentPrice(ctx)]);
-      const { numerator, denominator } = parseRate(price.price);
-      const pool2InAic = numerator === 0n ? 0n : (totals.pool2 * denominator) / numerator;
       return ok({
         totalAmount: formatUnits(totals.subscribed),
         price: price.price,
         priceRate: price.rate,
         pool1: formatUnits(totals.pool1),
         pool2: formatUnits(totals.pool2),
-        pool: formatUnits(totals.pool1 + pool2InAic),
+        pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
       });
     },
   );

@@ -91,7 +91,31 @@ export interface ExchangeAccountsTable {
   created_at: Timestamp;
 }
 
+export interface TransfersTable {
+  id: ColumnType<bigint, never, never>;
+  user_id: Big;
+  type: 'recharge' | 'transfer_in' | 'transfer_out' | 'withdraw';
+  asset: Asset;
+  amount: Big;
+  status: 'under_review' | 'success' | 'failure';
+  reason: string | null;
+  created_at: Timestamp;
+  reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  reviewed_by: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: Big;
+  key: string;
+  request_hash: string;
+  response_status: number | null;
+  response_body: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  transfers: TransfersTable;
+  idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;
   oauth_states: OauthStatesTable;

@@ -34,8 +34,8 @@ function assertBalanced(postings: Posting[]): void {
 
 /**
  * Posts one journal entry inside the caller's transaction: the entry, its postings, and the
- * balance of every account it touches, all or nothing. Accounts are updated in a fixed order
- * so that two movements over the same accounts cannot deadlock.
+ * balance of every account it touches, all or nothing. Accounts are updated one by one in a
+ * fixed (key) order, so two movements over the same accounts cannot deadlock.
  */
 export async function postEntry(trx: Transaction<Database>, input: EntryInput): Promise<bigint> {
   assertBalanced(input.postings);
@@ -54,28 +54,7 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
     .returning('id')
     .executeTakeFirstOrThrow();
 
-  try {
-    await trx
-      .insertInto('accounts')
-      .values(
-        ordered.map((p) => ({
-          user_id: p.userId,
-          asset: p.asset,
-          kind: p.kind,
-          balance: p.amount,
-          allow_negative: mayGoNegative(p),
-        })),
-      )
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'asset', 'kind'])
-          .doUpdateSet({ balance: sql`accounts.balance + excluded.balance` }),
-      )
-      .execute();
-  } catch (error) {
-    if (isCheckViolation(error)) throw new InsufficientBalance();
-    throw error;
-  }
+  for (const posting of ordered) await applyPosting(trx, posting);
 
   await trx
     .insertInto('postings')
@@ -90,6 +69,37 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
     )
     .execute();
   return entry.id;
+}
+
+/**
+ * A credit creates the account if needed; a debit is an update the CHECK constraint guards, so
+ * the database refuses an overdraft. (An upsert cannot debit: PostgreSQL checks the proposed
+ * new row, negative, before it sees the conflict.)
+ */
+async function applyPosting(trx: Transaction<Database>, p: Posting): Promise<void> {
+  if (p.amount > 0n || mayGoNegative(p)) {
+    await trx
+      .insertInto('accounts')
+      .values({ user_id: p.userId, asset: p.asset, kind: p.kind, balance: p.amount, allow_negative: mayGoNegative(p) })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'asset', 'kind']).doUpdateSet({ balance: sql`accounts.balance + excluded.balance` }),
+      )
+      .execute();
+    return;
+  }
+  try {
+    const result = await trx
+      .updateTable('accounts')
+      .set({ balance: sql`balance + ${p.amount}` })
+      .where('user_id', '=', p.userId)
+      .where('asset', '=', p.asset)
+      .where('kind', '=', p.kind)
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new InsufficientBalance();
+  } catch (error) {
+    if (isCheckViolation(error)) throw new InsufficientBalance();
+    throw error;
+  }
 }
 
 function isCheckViolation(error: unknown): boolean {

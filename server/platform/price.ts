@@ -10,14 +10,20 @@ export async function currentPrice(ctx: AppContext): Promise<{ price: string; ra
   return { price, rate: previous ? percentChange(previous.value, price) : '0.00' };
 }
 
+/** USDT units valued in AIC units at a USD price for one AIC, truncated at 1e-8. */
+export function usdtInAic(usdt: bigint, price: string): bigint {
+  const { numerator, denominator } = parseRate(price);
+  return numerator === 0n ? 0n : (usdt * denominator) / numerator;
+}
+
 /** (new - old) / old * 100, truncated to 2 decimals, exact. */
 export function percentChange(oldValue: string, newValue: string): string {
   const a = parseRate(oldValue);
   const b = parseRate(newValue);
   if (a.numerator === 0n) return '0.00';
   // new/old - 1 = (bn * ad - an * bd) / (bd * an); scaled by 100 * 100 for two decimals.
-  const scaled = ((b.numerator * a.denominator - a.numerator * b.denominator) * 10_000n) /
-    (b.denominator * a.numerator);
+  const scaled =
+    ((b.numerator * a.denominator - a.numerator * b.denominator) * 10_000n) / (b.denominator * a.numerator);
   const negative = scaled < 0n;
   const abs = negative ? -scaled : scaled;
   const text = `${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;

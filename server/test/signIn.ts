@@ -83,3 +83,22 @@ export async function signIn(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+let keySeq = 0;
+export const newKey = () => `test-key-${process.pid}-${Date.now()}-${++keySeq}`;
+
+/** A POST as the web app sends it: bearer token, JSON body and an Idempotency-Key. */
+export function post(
+  app: FastifyInstance,
+  url: string,
+  token: string,
+  body: object = {},
+  key: string = newKey(),
+) {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { ...bearer(token), 'idempotency-key': key, 'content-type': 'application/json' },
+    payload: JSON.stringify(body),
+  });
+}

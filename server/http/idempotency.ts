@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import { ERRORS } from '../../contract/errors.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { InsufficientBalance } from '../ledger/ledger.ts';
+import { AppError } from './errors.ts';
+import { messageLanguage, translate } from './messages.ts';
+import { ok } from './schemas.ts';
+
+const KEY_RE = /^[A-Za-z0-9_-]{8,100}$/;
+
+export type Answer = { status: number; body: { code: number; msg: string; data: unknown } };
+
+function requestHash(request: FastifyRequest): string {
+  const route = request.routeOptions.url ?? request.url;
+  return createHash('sha256')
+    .update(`${request.method} ${route} ${JSON.stringify(request.params)}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+export function idempotencyKeyOf(request: FastifyRequest): string {
+  const key = request.headers['idempotency-key'];
+  if (typeof key !== 'string' || !KEY_RE.test(key)) throw new AppError('IDEMPOTENCY_REQUIRED');
+  return key;
+}
+
+/** Every POST under /api must carry an Idempotency-Key; checked after sign-in, before the body. */
+export function requireIdempotencyKeys(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    if (!methods.includes('POST') || !route.url.startsWith('/api/')) return;
+    const existing = route.preValidation ? [route.preValidation].flat() : [];
+    route.preValidation = [
+      async (request: FastifyRequest) => {
+        idempotencyKeyOf(request);
+      },
+      ...existing,
+    ] as typeof route.preValidation;
+  });
+}
+
+function refusal(request: FastifyRequest, error: AppError): Answer {
+  const entry = ERRORS[error.errorName];
+  const msg = translate(entry.message, messageLanguage(request.headers['x-lang']));
+  return { status: entry.http, body: { code: entry.code, msg, data: null } };
+}
+
+/**
+ * Runs a POST's effect at most once per (user, Idempotency-Key). The key row is inserted in the
+ * same transaction as the effect and holds its answer, so a repeat gets the first answer; a
+ * repeat that arrives while the first runs waits on the key (the database's unique index) and
+ * then gets that answer; the same key with another body is refused. A refusal is stored too,
+ * so a repeat is refused the same way; an unexpected failure stores nothing and may be retried.
+ */
+export async function idempotent<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: bigint,
+  effect: (trx: Transaction<Database>) => Promise<T>,
+  insufficient: AppError = new AppError('BALANCE'),
+): Promise<Answer> {
+  const key = idempotencyKeyOf(request);
+  const hash = requestHash(request);
+  const now = ctx.clock.now();
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      const claimed = await trx
+        .insertInto('idempotency_keys')
+        .values({ user_id: userId, key, request_hash: hash, created_at: now })
+        .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+        .returning('key')
+        .executeTakeFirst();
+      if (!claimed) return replay(trx, userId, key, hash);
+      const answer: Answer = { status: 200, body: ok(await effect(trx)) as Answer['body'] };
+      await store(trx, userId, key, answer);
+      return answer;
+    });
+  } catch (error) {
+    const appError = error instanceof InsufficientBalance ? insufficient : error;
+    if (!(appError instanceof AppError) || appError.errorName === 'IDEMPOTENCY_MISMATCH') throw appError;
+    const answer = refusal(request, appError);
+    await ctx.db
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: userId,
+        key,
+        request_hash: hash,
+        created_at: now,
+        response_status: answer.status,
+        response_body: JSON.stringify(answer.body),
+      })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .execute();
+    return answer;
+  }
+}
+
+async function replay(trx: Transaction<Database>, userId: bigint, key: string, hash: string): Promise<Answer> {
+  const row = await trx
+    .selectFrom('idempotency_keys')
+    .select(['request_hash', 'response_status', 'response_body'])
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .executeTakeFirstOrThrow();
+  if (row.request_hash !== hash) throw new AppError('IDEMPOTENCY_MISMATCH');
+  if (row.response_status === null) throw new AppError('IDEMPOTENCY_BUSY');
+  return { status: row.response_status, body: row.response_body as Answer['body'] };
+}
+
+async function store(trx: Transaction<Database>, userId: bigint, key: string, answer: Answer): Promise<void> {
+  await trx
+    .updateTable('idempotency_keys')
+    .set({ response_status: answer.status, response_body: JSON.stringify(answer.body) })
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
+    .execute();
+}
