@@ -3,12 +3,14 @@ import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';
 import * as m0002 from './migrations/0002_users_and_sessions.ts';
 import * as m0003 from './migrations/0003_wallet_and_idempotency.ts';
+import * as m0004 from './migrations/0004_provider_store.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_ledger_and_params': m0001,
   '0002_users_and_sessions': m0002,
   '0003_wallet_and_idempotency': m0003,
+  '0004_provider_store': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -113,7 +113,19 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
+export interface ProviderStoreTable {
+  model: string;
+  id: string;
+  payload: ColumnType<unknown, string, string>;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  expires_at: ColumnType<Date | null, Date | null, Date | null>;
+  consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface Database {
+  provider_store: ProviderStoreTable;
   transfers: TransfersTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;

@@ -8,6 +8,7 @@ import type { AppContext } from '../../context.ts';
 import { createAccount, ensureDemoAccounts, findAccount, listAccounts } from './accounts.ts';
 import { providerKeys } from './keys.ts';
 import { signInPage } from './page.ts';
+import { databaseAdapter } from './store.ts';
 
 export const PROVIDER_PREFIX = '/oidc';
 const SIGN_IN_PREFIX = '/signin';
@@ -34,6 +35,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
   const { jwks, cookieKeys } = await providerKeys(ctx.db);
   await ensureDemoAccounts(ctx.db);
   const provider = new Provider(`${ctx.config.publicUrl}${PROVIDER_PREFIX}`, {
+    adapter: databaseAdapter(ctx.db),
     clients: [
       {
         client_id: ctx.config.oidcClientId,
