@@ -6,8 +6,8 @@ export type Units = bigint & { readonly __units: unique symbol };
 
 export const DECIMALS = 8;
 export const UNIT = 100_000_000n;
-/** The largest amount accepted from outside: 10^12 whole tokens, far above any real balance. */
-export const MAX_UNITS = 10n ** 12n * UNIT;
+/** The largest amount accepted from outside: 10^10 whole tokens (1e18 units fit a bigint column). */
+export const MAX_UNITS = 10n ** 10n * UNIT;
 
 export const units = (value: bigint): Units => value as Units;
 export const ZERO = units(0n);

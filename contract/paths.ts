@@ -29,6 +29,8 @@ export const PATHS = {
   recharge: '/api/recharge',
   transferIn: '/api/transfer-in',
   transferOut: '/api/transfer-out',
+  bindInviter: '/api/user/bind',
+  dailyIncome: '/api/user/daily-income',
   operatorReviews: '/api/operator/reviews',
   operatorApprove: '/api/operator/reviews/:id/approve',
   operatorReject: '/api/operator/reviews/:id/reject',

@@ -12,6 +12,7 @@ import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
 import { authRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { earnRoutes } from './earn/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
@@ -63,6 +64,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(authRoutes, { ctx, oauth, exchange });
   await app.register(walletRoutes, { ctx, exchange });
   await app.register(reviewRoutes, { ctx, exchange });
+  await app.register(earnRoutes, { ctx });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

@@ -25,6 +25,24 @@ export type Config = {
   sessionTtlDays: number;
   /** Users who may operate the platform (review withdrawals, fund pools, settle). */
   operatorUserIds: bigint[];
+  /** Earn defaults; versioned parameters (params table) override them from their day on. */
+  earn: EarnDefaults;
+  /** How often the in-process scheduler looks for work to settle; 0 turns it off. */
+  settlementIntervalMs: number;
+  /** Let operators move the clock (demo and tests only). */
+  clockAdjustable: boolean;
+};
+
+export type EarnDefaults = {
+  currentDailyRate: string;
+  fixed30DailyRate: string;
+  dailyQuota: string;
+  minimum: string;
+  powerMultiplier: string;
+  coefficientBase: string;
+  launchDay: string;
+  coefficientMaxDays: string;
+  poolDailyOutputRate: string;
 };
 
 function envString(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -68,5 +86,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: list(env.OPERATOR_USER_IDS).map((id) => BigInt(id)),
+    earn: {
+      currentDailyRate: envString(env, 'EARN_CURRENT_DAILY_RATE', '0.001'),
+      fixed30DailyRate: envString(env, 'EARN_FIXED30_DAILY_RATE', '0.003'),
+      dailyQuota: envString(env, 'EARN_DAILY_QUOTA', '10000'),
+      minimum: envString(env, 'EARN_MINIMUM', '1'),
+      powerMultiplier: envString(env, 'POWER_MULTIPLIER', '5'),
+      coefficientBase: envString(env, 'COEFFICIENT_BASE', '1.02'),
+      launchDay: envString(env, 'LAUNCH_DAY', '2026-11-01'),
+      coefficientMaxDays: envString(env, 'COEFFICIENT_MAX_DAYS', '360'),
+      poolDailyOutputRate: envString(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
+    },
+    settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
+    clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
   };
 }

@@ -124,7 +124,68 @@ export interface ProviderStoreTable {
   consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+export type Product = 'current' | 'fixed30' | 'reinvest360';
+export type OrderStatus =
+  | 'confirming'
+  | 'in_progress'
+  | 'redeemable'
+  | 'redeemed'
+  | 'redemption_successful'
+  | 'reinvested'
+  | 'ended';
+
+type NullableDate = ColumnType<Date | null, Date | null | undefined, Date | null>;
+
+export interface OrdersTable {
+  id: ColumnType<bigint, never, never>;
+  user_id: Big;
+  product: Product;
+  principal: Big;
+  income: ColumnType<bigint, bigint | undefined, bigint>;
+  power: ColumnType<bigint, bigint | undefined, bigint>;
+  coefficient: string | null;
+  status: OrderStatus;
+  reinvest: ColumnType<boolean, boolean | undefined, boolean>;
+  start_day: string;
+  created_at: Timestamp;
+  cycle_start: NullableDate;
+  cycles_paid: ColumnType<number, number | undefined, number>;
+  matures_day: ColumnType<string | null, string | null | undefined, string | null>;
+  closed_at: NullableDate;
+}
+
+export interface IncomeTable {
+  user_id: Big;
+  order_id: Big;
+  day: string;
+  kind: string;
+  amount: Big;
+  inputs: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+}
+
+export interface DailyQuotaTable {
+  user_id: Big;
+  day: string;
+  used: Big;
+}
+
+export interface SettlementDaysTable {
+  day: string;
+  status: string;
+  pool_output: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  total_power: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  shortfall: string | null;
+  started_at: Timestamp;
+  finished_at: NullableDate;
+  duration_ms: number | null;
+}
+
 export interface Database {
+  orders: OrdersTable;
+  income: IncomeTable;
+  daily_quota: DailyQuotaTable;
+  settlement_days: SettlementDaysTable;
   provider_store: ProviderStoreTable;
   transfers: TransfersTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -8,6 +8,11 @@ import { apiGet } from './client.ts';
 export const queryKeys = {
   home: ['home'] as const,
   userInfo: ['userInfo'] as const,
+  /** Every wallet query starts with this key: invalidate it after money moves. */
+  wallet: ['wallet'] as const,
+  asset: ['wallet', 'asset'] as const,
+  transferPage: ['wallet', 'transferPage'] as const,
+  transferRecords: (filter: object) => ['wallet', 'records', filter] as const,
 };
 
 export const useDashboard = () =>

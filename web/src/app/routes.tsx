@@ -34,6 +34,11 @@ export const routes: RouteObject[] = [
         }),
         ...meta('title.thirtydays', signedInOnly),
       },
+      {
+        path: 'wallet',
+        lazy: async () => ({ Component: (await import('../pages/wallet/WalletPage.tsx')).WalletPage }),
+        ...meta('title.wallet', signedInOnly),
+      },
       { path: '*', element: <Navigate to="/home" replace /> },
     ],
   },

@@ -1,6 +1,7 @@
 import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 
@@ -10,9 +11,12 @@ function UserStrip() {
   const { t } = useTranslation();
   const { data } = useUserInfo();
   return (
-    <p className="user-strip">
-      {data ? `${data.name} · UID ${data.userId}` : t('common.loading')}
-    </p>
+    <div className="user-strip">
+      <p className="user-strip__name">{data ? `${data.name} · UID ${data.userId}` : t('common.loading')}</p>
+      <Link className="user-strip__link" to="/wallet">
+        {t('wallet.entry')}
+      </Link>
+    </div>
   );
 }
 

@@ -95,6 +95,11 @@ export function HomePage() {
           {signedIn ? t('home.enter') : t('home.signIn')}
         </Button>
         {signedIn && (
+          <Button block fill="outline" size="large" onClick={() => navigate('/wallet')}>
+            {t('wallet.entry')}
+          </Button>
+        )}
+        {signedIn && (
           <Button block fill="outline" size="large" onClick={() => void logout()}>
             {t('common.logout')}
           </Button>

@@ -1,0 +1,140 @@
+import { type Static, Type } from 'typebox';
+import { AmountString } from './envelope.ts';
+
+export const Product = Type.Union([Type.Literal('current'), Type.Literal('fixed30'), Type.Literal('reinvest360')]);
+export type Product = Static<typeof Product>;
+export const PRODUCTS: readonly Product[] = ['current', 'fixed30', 'reinvest360'];
+
+export const OrderStatus = Type.Union([
+  Type.Literal('confirming'),
+  Type.Literal('in_progress'),
+  Type.Literal('redeemable'),
+  Type.Literal('redeemed'),
+  Type.Literal('redemption_successful'),
+  Type.Literal('reinvested'),
+  Type.Literal('ended'),
+]);
+export type OrderStatus = Static<typeof OrderStatus>;
+
+/** GET /api/product/info: the three products and what the user may still buy today. */
+export const ProductCard = Type.Object({
+  product: Product,
+  dailyRate: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate as a decimal; null for 360-day (pool share)' }),
+  apr: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate × 365, in percent' }),
+  termDays: Type.Union([Type.Integer(), Type.Null()], { description: 'Lock in days; null for current' }),
+  cycleHours: Type.Union([Type.Integer(), Type.Null()]),
+});
+export const ProductInfoData = Type.Object({
+  products: Type.Array(ProductCard),
+  minimum: AmountString,
+  dailyQuota: AmountString,
+  quotaLeft: AmountString,
+  /** Today's coefficient c = base^N (360-day). */
+  coefficient: Type.String(),
+  coefficientDay: Type.Integer({ description: 'N: whole days since launch (capped)' }),
+  powerMultiplier: Type.String(),
+  /** Today's expected network output of the supercomputing pool (AIC). */
+  poolOutputToday: AmountString,
+  totalPower: AmountString,
+  inviterBound: Type.Boolean(),
+  available: AmountString,
+});
+export type ProductInfoData = Static<typeof ProductInfoData>;
+
+export const BuyBody = Type.Object({
+  product: Product,
+  amount: Type.String({ maxLength: 64 }),
+});
+export type BuyBody = Static<typeof BuyBody>;
+
+export const Order = Type.Object({
+  id: Type.String(),
+  product: Product,
+  quantity: AmountString,
+  income: AmountString,
+  /** What redeeming now would return (0 while locked). */
+  redeemable: AmountString,
+  status: OrderStatus,
+  reinvest: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+  startDay: Type.String(),
+  maturesDay: Type.Union([Type.String(), Type.Null()]),
+  remainingDays: Type.Union([Type.Integer(), Type.Null()]),
+  /** Seconds until it can be redeemed (fixed terms) or until the current cycle ends. */
+  countdownSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  power: Type.Union([AmountString, Type.Null()]),
+  coefficient: Type.Union([Type.String(), Type.Null()]),
+});
+export type Order = Static<typeof Order>;
+
+export const OrderListQuery = Type.Object({
+  product: Type.Optional(Product),
+  status: Type.Optional(OrderStatus),
+  from: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  to: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  cursor: Type.Optional(Type.String({ pattern: '^\\d{1,19}$' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+});
+export type OrderListQuery = Static<typeof OrderListQuery>;
+
+export const OrderListData = Type.Object({
+  items: Type.Array(Order),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type OrderListData = Static<typeof OrderListData>;
+
+export const OrderIdQuery = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}$' }) });
+export const OrderIdBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }) });
+export type OrderIdBody = Static<typeof OrderIdBody>;
+
+export const IncomeKind = Type.Union([
+  Type.Literal('current'),
+  Type.Literal('fixed'),
+  Type.Literal('static'),
+  Type.Literal('rebate'),
+]);
+export const IncomeLine = Type.Object({
+  orderId: Type.String(),
+  day: Type.String(),
+  kind: Type.String(),
+  amount: AmountString,
+  inputs: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])),
+});
+export const RewardLogData = Type.Object({
+  items: Type.Array(IncomeLine),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type RewardLogData = Static<typeof RewardLogData>;
+export const RewardLogQuery = Type.Object({
+  kind: Type.Optional(Type.String({ maxLength: 20 })),
+  cursor: Type.Optional(Type.String({ maxLength: 80 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+});
+
+export const DailyIncomeData = Type.Object({
+  days: Type.Array(Type.Object({ day: Type.String(), amount: AmountString })),
+});
+
+export const UserLogData = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      asset: Type.String(),
+      account: Type.String(),
+      amount: AmountString,
+      ref: Type.Union([Type.String(), Type.Null()]),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
+});
+export type UserLogData = Static<typeof UserLogData>;
+export const UserLogQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 60 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+});
+
+export const ClaimData = Type.Object({ claimed: AmountString });
+export const BindBody = Type.Object({ inviteCode: Type.Optional(Type.String({ maxLength: 40 })) });
+export const BindData = Type.Object({ inviterCode: Type.String() });

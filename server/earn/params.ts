@@ -1,0 +1,89 @@
+import { sql, type Transaction } from 'kysely';
+import { parseAmount, parseRate } from '../../contract/money.ts';
+import type { EarnDefaults } from '../config.ts';
+import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+
+/** The earn parameters in force on a day: configuration defaults, overridden by versions. */
+export type EarnParams = {
+  currentDailyRate: string;
+  fixed30DailyRate: string;
+  dailyQuota: bigint;
+  minimum: bigint;
+  powerMultiplier: bigint;
+  coefficientBase: string;
+  launchDay: string;
+  coefficientMaxDays: number;
+  poolDailyOutputRate: string;
+};
+
+export const EARN_PARAM_NAMES = {
+  currentDailyRate: 'earn.current.daily_rate',
+  fixed30DailyRate: 'earn.fixed30.daily_rate',
+  dailyQuota: 'earn.daily_quota',
+  minimum: 'earn.minimum',
+  powerMultiplier: 'earn.360.multiplier',
+  coefficientBase: 'earn.360.coefficient_base',
+  launchDay: 'earn.360.launch_day',
+  coefficientMaxDays: 'earn.360.coefficient_max_days',
+  poolDailyOutputRate: 'earn.360.pool_output_rate',
+} as const satisfies Record<keyof EarnDefaults, string>;
+
+const units = (text: string): bigint => {
+  const parsed = parseAmount(text);
+  if (!parsed.ok) throw new Error(`not an amount: ${text}`);
+  return parsed.value;
+};
+
+export async function earnParams(db: Db | Transaction<Database>, defaults: EarnDefaults, day: string): Promise<EarnParams> {
+  const rows = await db
+    .selectFrom('params')
+    .select(['name', 'value'])
+    .distinctOn('name')
+    .where('name', 'like', 'earn.%')
+    .where('effective_day', '<=', sql<string>`${day}::date`)
+    .orderBy('name')
+    .orderBy('effective_day', 'desc')
+    .execute();
+  const raw: EarnDefaults = { ...defaults };
+  for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [keyof EarnDefaults, string][]) {
+    const row = rows.find((r) => r.name === name);
+    if (row) raw[key] = row.value;
+  }
+  return {
+    currentDailyRate: raw.currentDailyRate,
+    fixed30DailyRate: raw.fixed30DailyRate,
+    dailyQuota: units(raw.dailyQuota),
+    minimum: units(raw.minimum),
+    powerMultiplier: BigInt(raw.powerMultiplier),
+    coefficientBase: raw.coefficientBase,
+    launchDay: raw.launchDay,
+    coefficientMaxDays: Number.parseInt(raw.coefficientMaxDays, 10),
+    poolDailyOutputRate: raw.poolDailyOutputRate,
+  };
+}
+
+const SCALE = 100_000_000n;
+
+/** Whole days from `from` to `to` (UTC dates), never negative. */
+export const daysBetween = (from: string, to: string): number =>
+  Math.max(0, Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000));
+
+/**
+ * Today's coefficient c = base^N, N the whole days since launch (capped), computed exactly
+ * and truncated to 8 decimals; returned as an integer scaled by 1e8.
+ */
+export function coefficientScaled(params: EarnParams, day: string): bigint {
+  const n = BigInt(Math.min(daysBetween(params.launchDay, day), params.coefficientMaxDays));
+  const { numerator, denominator } = parseRate(params.coefficientBase);
+  return (numerator ** n * SCALE) / denominator ** n;
+}
+
+export const formatScaled = (scaled: bigint): string => {
+  const fraction = (scaled % SCALE).toString().padStart(8, '0');
+  return `${scaled / SCALE}.${fraction}`;
+};
+
+/** Computing power of a 360-day order: multiplier × quantity × c, truncated at 1e-8. */
+export const powerOf = (params: EarnParams, principal: bigint, coefficient: bigint): bigint =>
+  (params.powerMultiplier * principal * coefficient) / SCALE;

@@ -1,0 +1,105 @@
+import type { Transaction } from 'kysely';
+import type { Order, OrderListQuery } from '../../contract/earn.ts';
+import { formatUnits } from '../../contract/money.ts';
+import type { Db } from '../db/connect.ts';
+import type { Database, OrderStatus, Product } from '../db/schema.ts';
+import { DAY_MS, utcDay } from '../platform/clock.ts';
+import { daysBetween } from './params.ts';
+
+type Executor = Db | Transaction<Database>;
+
+export const ORDER_COLUMNS = [
+  'id',
+  'user_id',
+  'product',
+  'principal',
+  'income',
+  'power',
+  'coefficient',
+  'status',
+  'reinvest',
+  'start_day',
+  'created_at',
+  'cycle_start',
+  'cycles_paid',
+  'matures_day',
+] as const;
+
+export type OrderRow = {
+  id: bigint;
+  user_id: bigint;
+  product: Product;
+  principal: bigint;
+  income: bigint;
+  power: bigint;
+  coefficient: string | null;
+  status: OrderStatus;
+  reinvest: boolean;
+  start_day: string;
+  created_at: Date;
+  cycle_start: Date | null;
+  cycles_paid: number;
+  matures_day: string | null;
+};
+
+export const ACTIVE: OrderStatus[] = ['confirming', 'in_progress', 'reinvested'];
+
+const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
+
+/** An order as the app shows it, at a moment. */
+export function toOrder(row: OrderRow, now: Date): Order {
+  const active = ACTIVE.includes(row.status);
+  const holding = row.principal + row.income;
+  let countdownSeconds: number | null = null;
+  if (row.product === 'current' && active && row.cycle_start) {
+    countdownSeconds = seconds(row.cycle_start.getTime() + (row.cycles_paid + 1) * DAY_MS - now.getTime());
+  } else if (row.matures_day && active) {
+    countdownSeconds = seconds(Date.parse(`${row.matures_day}T00:00:00Z`) - now.getTime());
+  }
+  const redeemableNow =
+    (row.product === 'current' && active) || (row.product === 'fixed30' && row.status === 'redeemable');
+  return {
+    id: String(row.id),
+    product: row.product,
+    quantity: formatUnits(row.principal),
+    income: formatUnits(row.income),
+    redeemable: formatUnits(redeemableNow ? holding : 0n),
+    status: row.status,
+    reinvest: row.reinvest,
+    createdAt: row.created_at.toISOString(),
+    startDay: row.start_day,
+    maturesDay: row.matures_day,
+    remainingDays: row.matures_day && active ? daysBetween(utcDay(now), row.matures_day) : null,
+    countdownSeconds,
+    power: row.product === 'reinvest360' ? formatUnits(row.power) : null,
+    coefficient: row.coefficient,
+  };
+}
+
+/** One of the user's orders; `lock` (inside a transaction) holds it until commit. */
+export async function findOrder(db: Executor, userId: bigint, id: bigint, lock = false): Promise<OrderRow | undefined> {
+  let q = db.selectFrom('orders').select(ORDER_COLUMNS).where('user_id', '=', userId).where('id', '=', id);
+  if (lock) q = q.forUpdate();
+  return q.executeTakeFirst() as Promise<OrderRow | undefined>;
+}
+
+export async function listOrders(
+  db: Db,
+  userId: bigint,
+  query: OrderListQuery,
+  products: readonly Product[],
+): Promise<{ rows: OrderRow[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 20;
+  let q = db
+    .selectFrom('orders')
+    .select(ORDER_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('product', 'in', query.product ? [query.product] : [...products]);
+  if (query.status) q = q.where('status', '=', query.status);
+  if (query.from) q = q.where('created_at', '>=', new Date(query.from));
+  if (query.to) q = q.where('created_at', '<', new Date(query.to));
+  if (query.cursor) q = q.where('id', '<', BigInt(query.cursor));
+  const rows = (await q.orderBy('id', 'desc').limit(limit + 1).execute()) as OrderRow[];
+  const page = rows.slice(0, limit);
+  return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
+}

@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import {
+  BindBody,
+  BindData,
+  BuyBody,
+  ClaimData,
+  DailyIncomeData,
+  Order,
+  OrderIdBody,
+  OrderIdQuery,
+  OrderListData,
+  OrderListQuery,
+  PRODUCTS,
+  ProductInfoData,
+  RewardLogData,
+  RewardLogQuery,
+  UserLogData,
+  UserLogQuery,
+} from '../../contract/earn.ts';
+import { formatUnits, parseRate } from '../../contract/money.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { userIdOf } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { amountFrom } from '../http/amount.ts';
+import { AppError } from '../http/errors.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { answers, ok } from '../http/schemas.ts';
+import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
+import { addDays, utcDay } from '../platform/clock.ts';
+import { bindInviter } from '../team/binding.ts';
+import { coefficientScaled, daysBetween, earnParams, formatScaled } from './params.ts';
+import { findOrder, listOrders, toOrder } from './repository.ts';
+import { buy, claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TERM_DAYS } from './service.ts';
+import { dailyIncome, rewardLog, userLog } from './logs.ts';
+
+const secured = { security: [{ bearer: [] }] };
+const tags = ['earn'];
+
+/** Daily rate × 365 as a percentage with two decimals, exact. */
+function aprOf(dailyRate: string): string {
+  const { numerator, denominator } = parseRate(dailyRate);
+  const hundredths = (numerator * 365n * 10_000n) / denominator;
+  return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
+}
+
+export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const post = <B extends object>(
+    path: string,
+    summary: string,
+    body: import('typebox').TSchema,
+    data: import('typebox').TSchema,
+    effect: (userId: bigint, body: B, trx: Parameters<Parameters<typeof idempotent>[3]>[0]) => Promise<unknown>,
+    insufficient?: AppError,
+  ) =>
+    app.post(path, { schema: { tags, summary, ...secured, body, response: answers(data) } }, async (request, reply) => {
+      const userId = userIdOf(request);
+      const answer = await idempotent(ctx, request, userId, (trx) => effect(userId, request.body as B, trx), insufficient);
+      return reply.code(answer.status).send(answer.body as never);
+    });
+
+  app.get(
+    PATHS.productInfo,
+    { schema: { tags, summary: 'The three products, rates, quota left and today’s coefficient', ...secured, response: answers(ProductInfoData) } },
+    async (request) => {
+      const userId = userIdOf(request);
+      const today = utcDay(ctx.clock.now());
+      const params = await earnParams(ctx.db, ctx.config.earn, today);
+      const c = coefficientScaled(params, today);
+      const [used, user, pool, power, wallet] = await Promise.all([
+        quotaUsed(ctx.db, userId, today),
+        ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
+        balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
+        sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders
+          where product = 'reinvest360' and status in ('in_progress', 'reinvested')`.execute(ctx.db),
+        balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
+      ]);
+      const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
+      const rates = { current: params.currentDailyRate, fixed30: params.fixed30DailyRate, reinvest360: null };
+      return ok({
+        products: PRODUCTS.map((product) => ({
+          product,
+          dailyRate: rates[product],
+          apr: rates[product] === null ? null : aprOf(rates[product]),
+          termDays: TERM_DAYS[product],
+          cycleHours: product === 'current' ? 24 : null,
+        })),
+        minimum: formatUnits(params.minimum),
+        dailyQuota: formatUnits(params.dailyQuota),
+        quotaLeft: formatUnits(params.dailyQuota > used ? params.dailyQuota - used : 0n),
+        coefficient: formatScaled(c),
+        coefficientDay: Math.min(daysBetween(params.launchDay, today), params.coefficientMaxDays),
+        powerMultiplier: params.powerMultiplier.toString(),
+        poolOutputToday: formatUnits((pool * numerator) / denominator),
+        totalPower: formatUnits(power.rows[0]?.total ?? 0n),
+        inviterBound: user?.inviter_id != null,
+        available: formatUnits(wallet),
+      });
+    },
+  );
+
+  post<{ product: 'current' | 'fixed30' | 'reinvest360'; amount: string }>(
+    PATHS.productBuy,
+    'Subscribe AIC from the wallet to a product',
+    BuyBody,
+    Order,
+    (userId, body, trx) => buy(ctx, trx, { userId, product: body.product, amount: amountFrom(body.amount) }),
+  );
+
+  const listRoute = (path: string, summary: string, products: typeof PRODUCTS) =>
+    app.get(
+      path,
+      { schema: { tags, summary, ...secured, querystring: OrderListQuery, response: answers(OrderListData) } },
+      async (request) => {
+        const { rows, nextCursor } = await listOrders(ctx.db, userIdOf(request), request.query, products);
+        const now = ctx.clock.now();
+        return ok({ items: rows.map((row) => toOrder(row, now)), nextCursor });
+      },
+    );
+  listRoute(PATHS.productList, 'Fixed-term orders (30-day and 360-day) with countdowns', ['fixed30', 'reinvest360']);
+  listRoute(PATHS.myProductList, 'All the user’s orders (records of participation)', PRODUCTS);
+
+  app.get(
+    PATHS.product,
+    { schema: { tags, summary: 'One order', ...secured, querystring: OrderIdQuery, response: answers(Order) } },
+    async (request) => {
+      const row = await findOrder(ctx.db, userIdOf(request), BigInt(request.query.id));
+      if (!row) throw new AppError('NOT_FOUND');
+      return ok(toOrder(row, ctx.clock.now()));
+    },
+  );
+
+  const byOrder = (path: string, summary: string, action: typeof redeemCurrent) =>
+    post<{ orderId: string }>(path, summary, OrderIdBody, Order, (userId, body, trx) =>
+      action(ctx, trx, userId, BigInt(body.orderId)),
+    );
+  byOrder(PATHS.redeemCurrent, 'Redeem a current order: principal and completed cycles’ income', redeemCurrent);
+  byOrder(PATHS.redeemRegular, 'Redeem a matured 30-day order: principal plus income', redeemRegular);
+  byOrder(PATHS.oneRebuy, 'Switch reinvestment on for a 360-day order', (c, trx, u, id) => setReinvest(c, trx, u, id, true));
+  byOrder(PATHS.cancelRebuy, 'Switch reinvestment off for a 360-day order', (c, trx, u, id) =>
+    setReinvest(c, trx, u, id, false),
+  );
+
+  post(PATHS.receive, 'Claim rewards into the wallet', BindBody, ClaimData, (userId, _body, trx) => claimRewards(trx, userId), new AppError('CLAIM_NONE'));
+
+  post<{ inviteCode?: string }>(PATHS.bindInviter, 'Bind a superior’s invitation code (once)', BindBody, BindData, async (userId, body, trx) => {
+    await bindInviter(trx, userId, body.inviteCode);
+    return { inviterCode: (body.inviteCode ?? '').trim().toUpperCase() };
+  });
+
+  app.get(
+    PATHS.rewardLog,
+    { schema: { tags, summary: 'Income lines with their inputs, newest first', ...secured, querystring: RewardLogQuery, response: answers(RewardLogData) } },
+    async (request) => ok(await rewardLog(ctx.db, userIdOf(request), request.query)),
+  );
+  app.get(
+    PATHS.dailyIncome,
+    { schema: { tags, summary: 'Income per day for the last 30 days', ...secured, response: answers(DailyIncomeData) } },
+    async (request) => {
+      const today = utcDay(ctx.clock.now());
+      return ok({ days: await dailyIncome(ctx.db, userIdOf(request), addDays(today, -30), today) });
+    },
+  );
+  app.get(
+    PATHS.userLog,
+    { schema: { tags, summary: 'Every movement of the user’s accounts, newest first', ...secured, querystring: UserLogQuery, response: answers(UserLogData) } },
+    async (request) => ok(await userLog(ctx.db, userIdOf(request), request.query)),
+  );
+};

@@ -1,0 +1,159 @@
+import { sql, type Transaction } from 'kysely';
+import type { Order } from '../../contract/earn.ts';
+import { formatUnits } from '../../contract/money.ts';
+import type { AppContext } from '../context.ts';
+import type { Database, Product } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { addDays, utcDay } from '../platform/clock.ts';
+import { ACTIVE, findOrder, type OrderRow, toOrder } from './repository.ts';
+import { coefficientScaled, earnParams, formatScaled, powerOf } from './params.ts';
+
+type Trx = Transaction<Database>;
+
+export const TERM_DAYS: Record<Product, number | null> = { current: null, fixed30: 30, reinvest360: 360 };
+
+/** Uses `amount` of the user's quota for the day, or refuses if it would go over. */
+async function consumeQuota(trx: Trx, userId: bigint, day: string, amount: bigint, quota: bigint): Promise<void> {
+  if (amount > quota) throw new AppError('DAILY_QUOTA');
+  const row = await trx
+    .insertInto('daily_quota')
+    .values({ user_id: userId, day, used: amount })
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'day'])
+        .doUpdateSet({ used: sql`daily_quota.used + excluded.used` })
+        .where(sql<boolean>`daily_quota.used + excluded.used <= ${quota}`),
+    )
+    .returning('used')
+    .executeTakeFirst();
+  if (!row) throw new AppError('DAILY_QUOTA');
+}
+
+export async function quotaUsed(db: AppContext['db'], userId: bigint, day: string): Promise<bigint> {
+  const row = await db
+    .selectFrom('daily_quota')
+    .select('used')
+    .where('user_id', '=', userId)
+    .where('day', '=', day)
+    .executeTakeFirst();
+  return row?.used ?? 0n;
+}
+
+/**
+ * Subscribes AIC from the wallet: at least the minimum, inviter bound, within today's quota,
+ * covered by the balance. Current runs in 24-hour cycles from now; fixed terms start earning
+ * on the next UTC day and stay "confirming" until then.
+ */
+export async function buy(
+  ctx: AppContext,
+  trx: Trx,
+  input: { userId: bigint; product: Product; amount: bigint },
+): Promise<Order> {
+  const now = ctx.clock.now();
+  const today = utcDay(now);
+  const params = await earnParams(trx, ctx.config.earn, today);
+  if (input.amount < params.minimum) throw new AppError('BELOW_MINIMUM');
+  const user = await trx.selectFrom('users').select('inviter_id').where('id', '=', input.userId).executeTakeFirst();
+  if (!user || user.inviter_id === null) throw new AppError('BIND_FIRST');
+  await consumeQuota(trx, input.userId, today, input.amount, params.dailyQuota);
+
+  const term = TERM_DAYS[input.product];
+  const startDay = input.product === 'current' ? today : addDays(today, 1);
+  const coefficient = input.product === 'reinvest360' ? coefficientScaled(params, today) : null;
+  const row = (await trx
+    .insertInto('orders')
+    .values({
+      user_id: input.userId,
+      product: input.product,
+      principal: input.amount,
+      power: coefficient === null ? 0n : powerOf(params, input.amount, coefficient),
+      coefficient: coefficient === null ? null : formatScaled(coefficient),
+      status: input.product === 'current' ? 'in_progress' : 'confirming',
+      start_day: startDay,
+      created_at: now,
+      cycle_start: input.product === 'current' ? now : null,
+      matures_day: term === null ? null : addDays(startDay, term),
+    })
+    .returning([
+      'id', 'user_id', 'product', 'principal', 'income', 'power', 'coefficient', 'status', 'reinvest',
+      'start_day', 'created_at', 'cycle_start', 'cycles_paid', 'matures_day',
+    ])
+    .executeTakeFirstOrThrow()) as OrderRow;
+
+  await postEntry(trx, {
+    kind: 'subscribe',
+    ref: `order:${row.id}`,
+    postings: [
+      { userId: input.userId, asset: 'AIC', kind: 'wallet', amount: -input.amount },
+      { userId: input.userId, asset: 'AIC', kind: 'earning', amount: input.amount },
+    ],
+  });
+  return toOrder(row, now);
+}
+
+/** Returns an order's holding to the wallet and closes it with `status`. */
+async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeemed' | 'redemption_successful') {
+  const holding = row.principal + row.income;
+  await postEntry(trx, {
+    kind: 'redeem',
+    ref: `order:${row.id}`,
+    postings: [
+      { userId: row.user_id, asset: 'AIC', kind: 'earning', amount: -holding },
+      { userId: row.user_id, asset: 'AIC', kind: 'wallet', amount: holding },
+    ],
+  });
+  const now = ctx.clock.now();
+  await trx
+    .updateTable('orders')
+    .set({ status, closed_at: now })
+    .where('user_id', '=', row.user_id)
+    .where('id', '=', row.id)
+    .execute();
+  return toOrder({ ...row, status }, now);
+}
+
+/** Current: principal and the income of completed cycles back to the wallet, any time. */
+export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
+  const row = await findOrder(trx, userId, orderId, true);
+  if (row?.product !== 'current' || !ACTIVE.includes(row.status)) throw new AppError('REDEEM_NONE');
+  return payOut(ctx, trx, row, 'redeemed');
+}
+
+/** 30-day: principal plus income once matured; early redemption is refused. */
+export async function redeemRegular(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
+  const row = await findOrder(trx, userId, orderId, true);
+  if (row?.product !== 'fixed30') throw new AppError('REDEEM_NONE');
+  if (ACTIVE.includes(row.status)) throw new AppError('NOT_MATURE');
+  if (row.status !== 'redeemable') throw new AppError('REDEEM_NONE');
+  return payOut(ctx, trx, row, 'redemption_successful');
+}
+
+/** Switches reinvestment of a 360-day order's daily earnings on or off. */
+export async function setReinvest(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint, on: boolean) {
+  const row = await findOrder(trx, userId, orderId, true);
+  if (row?.product !== 'reinvest360' || !ACTIVE.includes(row.status)) throw new AppError('REDEEM_NONE');
+  const status = row.status === 'confirming' ? 'confirming' : on ? 'reinvested' : 'in_progress';
+  await trx
+    .updateTable('orders')
+    .set({ reinvest: on, status })
+    .where('user_id', '=', userId)
+    .where('id', '=', orderId)
+    .execute();
+  return toOrder({ ...row, reinvest: on, status }, ctx.clock.now());
+}
+
+/** Claims the rewards account (360-day static earnings, unlocked rebates) into the wallet. */
+export async function claimRewards(trx: Trx, userId: bigint): Promise<{ claimed: string }> {
+  const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: 'rewards' });
+  if (amount <= 0n) throw new AppError('CLAIM_NONE');
+  await postEntry(trx, {
+    kind: 'claim',
+    ref: `claim:${userId}`,
+    postings: [
+      { userId, asset: 'AIC', kind: 'rewards', amount: -amount },
+      { userId, asset: 'AIC', kind: 'wallet', amount },
+    ],
+  });
+  return { claimed: formatUnits(amount) };
+}

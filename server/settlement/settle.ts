@@ -1,0 +1,289 @@
+import { sql, type Transaction } from 'kysely';
+import { parseRate } from '../../contract/money.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { coefficientScaled, type EarnParams, earnParams } from '../earn/params.ts';
+import { SYSTEM } from '../ledger/ledger.ts';
+import { addDays, utcDay } from '../platform/clock.ts';
+import { payIncome, Shortfall } from './payIncome.ts';
+
+type Trx = Transaction<Database>;
+
+const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
+
+/** One process at a time works on a given day; the others wait, then find it done. */
+const lockDay = (trx: Trx, day: string) => sql`select pg_advisory_xact_lock(7201002, ${dayNumber(day)})`.execute(trx);
+
+const rateParts = (rate: string) => {
+  const { numerator, denominator } = parseRate(rate);
+  return { num: numerator.toString(), den: denominator.toString() };
+};
+
+export type DayReport = {
+  day: string;
+  status: 'done' | 'waiting_funds' | 'already_done';
+  fixed: number;
+  staticRows: number;
+  matured: number;
+  ended: number;
+  shortfall: string | null;
+  durationMs: number;
+};
+
+async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    await lockDay(trx, day);
+    return work(trx);
+  });
+}
+
+/** Fixed 30-day: each day of the term accrues principal × daily rate, from the treasury. */
+function fixedAccrual(trx: Trx, day: string, params: EarnParams) {
+  const { num, den } = rateParts(params.fixed30DailyRate);
+  return payIncome(trx, {
+    day,
+    kind: 'fixed',
+    from: 'treasury',
+    candidates: sql`
+      select user_id, id as order_id,
+        trunc(principal::numeric * ${num}::numeric / ${den}::numeric)::bigint as amount,
+        'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
+        jsonb_build_object('principal', principal::text, 'rate', ${params.fixed30DailyRate}::text) as inputs
+      from orders
+      where product = 'fixed30' and status in ('confirming', 'in_progress')
+        and start_day <= ${day}::date and ${day}::date < matures_day`,
+  });
+}
+
+/** The day's output of the supercomputing pool and the power sharing it, fixed at first sight. */
+async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
+  const existing = await trx
+    .selectFrom('settlement_days')
+    .select(['pool_output', 'total_power'])
+    .where('day', '=', day)
+    .executeTakeFirst();
+  if (existing?.pool_output != null && existing.total_power != null) {
+    return { output: existing.pool_output, totalPower: existing.total_power };
+  }
+  const pool = await trx
+    .selectFrom('accounts')
+    .select('balance')
+    .where('user_id', '=', SYSTEM)
+    .where('asset', '=', 'AIC')
+    .where('kind', '=', 'supercomputing_pool')
+    .executeTakeFirst();
+  const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
+  const output = ((pool?.balance ?? 0n) * numerator) / denominator;
+  const power = await sql<{ total: bigint }>`
+    select coalesce(sum(power), 0)::bigint as total from orders
+    where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+      and start_day <= ${day}::date and ${day}::date < matures_day`.execute(trx);
+  const totalPower = power.rows[0]?.total ?? 0n;
+  await trx
+    .insertInto('settlement_days')
+    .values({ day, status: 'running', pool_output: output, total_power: totalPower, started_at: now })
+    .onConflict((oc) => oc.column('day').doUpdateSet({ pool_output: output, total_power: totalPower }))
+    .execute();
+  return { output, totalPower };
+}
+
+/** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
+async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
+  const { output, totalPower } = await dayOutput(trx, day, params, now);
+  if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
+  const c = coefficientScaled(params, day).toString();
+  return payIncome(trx, {
+    day,
+    kind: 'static',
+    from: 'supercomputing_pool',
+    candidates: sql`
+      with shares as (
+        select user_id, id, reinvest, power,
+          trunc(${output.toString()}::numeric * power / ${totalPower.toString()}::numeric)::bigint as amount
+        from orders
+        where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+          and start_day <= ${day}::date and ${day}::date < matures_day
+      )
+      select user_id, id as order_id, amount,
+        case when reinvest then 'earning' else 'rewards' end as dest,
+        case when reinvest then amount else 0 end::bigint as principal_add,
+        case when reinvest
+          then trunc(${params.powerMultiplier.toString()}::numeric * amount * ${c}::numeric / 100000000)
+          else 0 end::bigint as power_add,
+        0 as cycle_add,
+        jsonb_build_object('power', power::text, 'totalPower', ${totalPower.toString()}::text,
+          'output', ${output.toString()}::text, 'coefficient', ${c}::text, 'reinvest', reinvest) as inputs
+      from shares`,
+  });
+}
+
+/** Fixed orders whose last day accrued become redeemable; 360-day orders end and repay. */
+async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
+  const next = addDays(day, 1);
+  const matured = fixedPaid
+    ? await trx
+        .updateTable('orders')
+        .set({ status: 'redeemable' })
+        .where('product', '=', 'fixed30')
+        .where('status', 'in', ['confirming', 'in_progress'])
+        .where('matures_day', '<=', next)
+        .executeTakeFirst()
+    : { numUpdatedRows: 0n };
+  const { rows } = await sql<{ ended: bigint }>`
+    with ended as (
+      update orders set status = 'ended', closed_at = ${now}
+      where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+        and matures_day <= ${next}::date
+      returning user_id, principal
+    ),
+    per_user as (select user_id, sum(principal)::bigint as amount from ended group by user_id),
+    entry as (
+      insert into journal_entries (kind, ref)
+      select 'term_end', ${`settlement:${day}:term_end`} where exists (select 1 from per_user)
+      returning id
+    ),
+    posts as (
+      insert into postings (entry_id, user_id, asset, kind, amount)
+      select entry.id, p.user_id, 'AIC', 'earning', -p.amount from entry, per_user p
+      union all
+      select entry.id, p.user_id, 'AIC', 'wallet', p.amount from entry, per_user p
+      returning 1
+    ),
+    debit as (
+      update accounts a set balance = a.balance - p.amount from per_user p
+      where a.user_id = p.user_id and a.asset = 'AIC' and a.kind = 'earning'
+      returning 1
+    ),
+    credit as (
+      insert into accounts (user_id, asset, kind, balance)
+      select user_id, 'AIC', 'wallet', amount from per_user
+      on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance
+      returning 1
+    )
+    select count(*) as ended from ended`.execute(trx);
+  return { matured: Number(matured.numUpdatedRows), ended: Number(rows[0]?.ended ?? 0n) };
+}
+
+/** Orders bought on `day` are recorded; from the next day on they are in progress. */
+async function confirm(trx: Trx, day: string) {
+  await sql`
+    update orders set status = case when reinvest then 'reinvested' else 'in_progress' end
+    where status = 'confirming' and start_day <= ${addDays(day, 1)}::date`.execute(trx);
+}
+
+async function dayStatus(ctx: AppContext, day: string) {
+  return (await ctx.db.selectFrom('settlement_days').select('status').where('day', '=', day).executeTakeFirst())
+    ?.status;
+}
+
+/**
+ * Settles one finished UTC day: fixed accrual, the 360-day output, maturities, confirmations.
+ * Each step is its own transaction and pays only what it has not paid before, so a second run
+ * or a run resumed after a crash pays exactly once. If the treasury cannot cover the fixed
+ * accrual, that step waits (status waiting_funds) and the day is tried again later.
+ */
+export async function settleDay(ctx: AppContext, day: string): Promise<DayReport> {
+  const started = Date.now();
+  const now = ctx.clock.now();
+  if ((await dayStatus(ctx, day)) === 'done') {
+    return { day, status: 'already_done', fixed: 0, staticRows: 0, matured: 0, ended: 0, shortfall: null, durationMs: 0 };
+  }
+  const params = await earnParams(ctx.db, ctx.config.earn, day);
+  const shortfalls: string[] = [];
+  const attempt = async <T>(work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
+    try {
+      return await inStep(ctx, day, work);
+    } catch (error) {
+      if (!(error instanceof Shortfall)) throw error;
+      shortfalls.push(error.account);
+      return empty;
+    }
+  };
+  const none = { rows: 0, total: 0n };
+  const fixed = await attempt((trx) => fixedAccrual(trx, day, params), null);
+  const statics = await attempt((trx) => staticOutput(trx, day, params, now), none);
+  const { matured, ended } = await inStep(ctx, day, (trx) => mature(trx, day, now, fixed !== null));
+  await inStep(ctx, day, (trx) => confirm(trx, day));
+
+  const status = shortfalls.length ? 'waiting_funds' : 'done';
+  const durationMs = Date.now() - started;
+  const shortfall = shortfalls.length ? shortfalls.join(',') : null;
+  await ctx.db
+    .insertInto('settlement_days')
+    .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs })
+    .onConflict((oc) =>
+      oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }),
+    )
+    .execute();
+  return { day, status, fixed: fixed?.rows ?? 0, staticRows: statics.rows, matured, ended, shortfall, durationMs };
+}
+
+/**
+ * Current (demand) orders: every finished 24-hour cycle credits (principal + income) × the
+ * daily rate in force on the day the cycle ends, and the holding rolls into the next cycle.
+ */
+export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<number> {
+  let paid = 0;
+  for (let round = 0; round < 1000; round++) {
+    const due = await sql<{ day: string }>`
+      select distinct ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date::text as day
+      from orders
+      where product = 'current' and status = 'in_progress'
+        and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
+      order by day limit 1`.execute(ctx.db);
+    const day = due.rows[0]?.day;
+    if (!day) return paid;
+    const params = await earnParams(ctx.db, ctx.config.earn, day);
+    const { num, den } = rateParts(params.currentDailyRate);
+    try {
+      const result = await inStep(ctx, day, (trx) =>
+        payIncome(trx, {
+          day,
+          kind: 'current',
+          from: 'treasury',
+          candidates: sql`
+            select user_id, id as order_id,
+              trunc((principal + income)::numeric * ${num}::numeric / ${den}::numeric)::bigint as amount,
+              'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
+              jsonb_build_object('holding', (principal + income)::text, 'rate', ${params.currentDailyRate}::text,
+                'cycle', cycles_paid + 1) as inputs
+            from orders
+            where product = 'current' and status = 'in_progress'
+              and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
+              and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date`,
+        }),
+      );
+      paid += result.rows;
+      if (result.rows === 0) return paid;
+    } catch (error) {
+      if (error instanceof Shortfall) return paid;
+      throw error;
+    }
+  }
+  return paid;
+}
+
+/** Everything due up to now: current cycles, then every finished day not yet settled, in order. */
+export async function settleDue(ctx: AppContext): Promise<DayReport[]> {
+  const now = ctx.clock.now();
+  await settleCurrentCycles(ctx, now);
+  const yesterday = addDays(utcDay(now), -1);
+  const last = await ctx.db
+    .selectFrom('settlement_days')
+    .select(sql<string>`max(day)::text`.as('day'))
+    .where('status', '=', 'done')
+    .executeTakeFirst();
+  const first = await ctx.db
+    .selectFrom('orders')
+    .select(sql<string>`(min(created_at) at time zone 'UTC')::date::text`.as('day'))
+    .executeTakeFirst();
+  let day = last?.day ? addDays(last.day, 1) : first?.day;
+  const reports: DayReport[] = [];
+  while (day && day <= yesterday) {
+    const report = await settleDay(ctx, day);
+    reports.push(report);
+    if (report.status === 'waiting_funds') break;
+    day = addDays(day, 1);
+  }
+  return reports;
+}

@@ -1,0 +1,50 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { PATHS } from '../../../contract/paths.ts';
+import type {
+  AssetData,
+  MoveBody,
+  TransferPageData,
+  TransferRecord,
+  TransferRecordsData,
+  TransferType,
+} from '../../../contract/wallet.ts';
+import { apiGet, apiPost } from './client.ts';
+import { queryKeys } from './queries.ts';
+
+/** The records filter as sent: a type and a UTC range (from inclusive, to exclusive). */
+export type RecordsFilter = { type?: TransferType; from?: string; to?: string };
+
+export const RECORDS_PAGE_SIZE = 20;
+
+const MOVE_PATHS: Record<TransferType, string> = {
+  recharge: PATHS.recharge,
+  transfer_in: PATHS.transferIn,
+  transfer_out: PATHS.transferOut,
+  withdraw: PATHS.withdraw,
+};
+
+export const useAsset = () => useQuery({ queryKey: queryKeys.asset, queryFn: () => apiGet<AssetData>(PATHS.getAsset) });
+
+export const useTransferPage = (enabled: boolean) =>
+  useQuery({
+    queryKey: queryKeys.transferPage,
+    queryFn: () => apiGet<TransferPageData>(PATHS.transferPage, undefined, { toast: false }),
+    enabled,
+  });
+
+export const useTransferRecords = (filter: RecordsFilter) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.transferRecords(filter),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<TransferRecordsData>(
+        PATHS.transferRecords,
+        { ...filter, cursor: pageParam, limit: RECORDS_PAGE_SIZE },
+        { signal },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+/** One wallet move; the key is the user's confirmed action (the same key for its retries). */
+export const postMove = (type: TransferType, body: MoveBody, idempotencyKey: string) =>
+  apiPost<TransferRecord>(MOVE_PATHS[type], body, { idempotencyKey });

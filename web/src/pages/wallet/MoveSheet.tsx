@@ -1,0 +1,129 @@
+import { Button, Dialog, Input, Popup, Toast } from 'antd-mobile';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatAmount } from '../../../../contract/format.ts';
+import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
+import { TOAST_MS } from '../../api/client.ts';
+import { useAsset, useTransferPage } from '../../api/wallet.ts';
+import { checkAmount, maxAmount, unitsOf } from './amount.ts';
+import { ChoiceGroup } from './ChoiceGroup.tsx';
+import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
+import { useMove } from './useMove.ts';
+
+const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
+
+/**
+ * The bottom form of one wallet action: asset, amount with Max, checks before sending, a
+ * confirmation naming the action, amount and asset, then the move. Mounted per opening.
+ */
+export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: () => void }) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [visible, setVisible] = useState(true);
+  const [asset, setAsset] = useState<Asset>('AIC');
+  const [input, setInput] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const busy = useRef(false);
+  const wallet = useAsset();
+  const rules = useTransferPage(true).data?.assets.find((a) => a.asset === asset);
+  const { send, sending } = useMove(type);
+
+  const inbound = isInbound(type);
+  const title = t(typeLabelKey(type));
+  const balance = sourceBalance(type, balanceOf(wallet.data, asset));
+  const fee = rules && (unitsOf(rules.fee) ?? 0n) > 0n ? rules.fee : null;
+
+  const close = () => {
+    if (!busy.current) setVisible(false);
+  };
+
+  const edit = (change: () => void) => {
+    change();
+    setError(null);
+  };
+
+  const submit = async () => {
+    if (busy.current) return;
+    const check = checkAmount(input, balance, rules?.minimum);
+    if (!check.ok) {
+      setError(t(check.message, { asset, ...check.values }));
+      return;
+    }
+    setError(null);
+    busy.current = true;
+    try {
+      const confirmed = await Dialog.confirm({
+        'aria-label': t('wallet.confirmTitle'),
+        title: t('wallet.confirmTitle'),
+        content: t('wallet.confirmMove', { action: title, amount: check.amount, asset }),
+        confirmText: t('common.confirm'),
+        cancelText: t('common.cancel'),
+      });
+      if (!confirmed) return;
+      const record = await send({ asset, amount: check.amount });
+      if (!record) return;
+      const done = inbound ? t('common.operationSuccess') : t('wallet.submittedForReview');
+      Toast.show({ content: done, icon: 'success', duration: TOAST_MS });
+      setVisible(false);
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <Popup
+      visible={visible}
+      onMaskClick={close}
+      onClose={close}
+      afterClose={onClosed}
+      position="bottom"
+      bodyClassName="sheet"
+      destroyOnClose
+    >
+      <section className="sheet__content" role="dialog" aria-modal="true" aria-label={title}>
+        <header className="sheet__header">
+          <h2 className="sheet__title">{title}</h2>
+          <p className="sheet__hint">{t(inbound ? 'wallet.hintIn' : 'wallet.hintOut')}</p>
+        </header>
+        <p className="field__label">{t('wallet.asset')}</p>
+        <ChoiceGroup label={t('wallet.asset')} options={ASSET_OPTIONS} value={asset} onChange={(a) => edit(() => setAsset(a))} />
+        <label className="field__label" htmlFor={inputId}>
+          {t('wallet.amount')}
+        </label>
+        <div className="amount-field">
+          <Input
+            id={inputId}
+            className="amount-field__input"
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={t('wallet.amountPlaceholder')}
+            value={input}
+            onChange={(value) => edit(() => setInput(value))}
+            onEnterPress={() => void submit()}
+          />
+          <span className="amount-field__unit">{asset}</span>
+          <button type="button" className="amount-field__max" onClick={() => edit(() => setInput(maxAmount(balance)))}>
+            {t('wallet.max')}
+          </button>
+        </div>
+        {error && (
+          <p className="field__error" role="alert">
+            {error}
+          </p>
+        )}
+        <p className="field__note">
+          {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
+        </p>
+        {fee && <p className="field__note">{t('wallet.fee', { amount: fee, asset })}</p>}
+        <div className="sheet__buttons">
+          <Button block size="large" fill="outline" disabled={sending} onClick={close}>
+            {t('common.cancel')}
+          </Button>
+          <Button block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
+            {t('common.confirm')}
+          </Button>
+        </div>
+      </section>
+    </Popup>
+  );
+}
