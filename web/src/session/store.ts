@@ -3,6 +3,7 @@ import { SIGNED_IN_KEYS, session, storage } from '../lib/storage.ts';
 
 /** The signed-in state is "a token is stored" (spec section 6); this makes it reactive. */
 const listeners = new Set<() => void>();
+let loggingOut = false;
 const notify = () => {
   for (const listener of listeners) listener();
 };
@@ -25,6 +26,11 @@ export const sessionStore = {
     storage.remove('token', 'userId', 'code', 'state');
     notify();
   },
+  /** A logout says so and re-authorises after 1 s; start-up must not jump ahead of it. */
+  beginLogout() {
+    loggingOut = true;
+  },
+  isLoggingOut: () => loggingOut,
   subscribe(listener: () => void) {
     listeners.add(listener);
     return () => listeners.delete(listener);

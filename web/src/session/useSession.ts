@@ -2,7 +2,7 @@ import { Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { LOGOUT_DELAY_MS, TOAST_MS } from '../api/client.ts';
 import { logoutEverywhere, startAuthorisation } from './auth.ts';
-import { useSignedIn } from './store.ts';
+import { sessionStore, useSignedIn } from './store.ts';
 
 /** The signed-in state and the actions that change it. */
 export function useSession() {
@@ -13,6 +13,7 @@ export function useSession() {
 
   /** Spec section 4: clear, say so, and after 1 s start authorisation again. */
   const logout = async () => {
+    sessionStore.beginLogout();
     await logoutEverywhere();
     Toast.show({ content: t('common.logoutSuccess'), icon: 'success', duration: TOAST_MS });
     setTimeout(() => void authorise(), LOGOUT_DELAY_MS);

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { storage } from '../lib/storage.ts';
 import { loginWithStoredCode, startAuthorisation } from './auth.ts';
+import { sessionStore } from './store.ts';
 
 /** After a login the dashboard loads about 0.2 s later (spec section 9). */
 export const POST_LOGIN_DELAY_MS = 200;
@@ -18,7 +19,7 @@ export function useStartup(): StartupPhase {
   const [phase, setPhase] = useState<StartupPhase>(() => (storage.get('token') ? 'ready' : 'signing-in'));
 
   useEffect(() => {
-    if (started.current || storage.get('token')) return;
+    if (started.current || storage.get('token') || sessionStore.isLoggingOut()) return;
     started.current = true;
     if (!storage.get('code') && !storage.get('state')) {
       setPhase('redirecting');
