@@ -38,6 +38,8 @@ export const ProductInfoData = Type.Object({
   totalPower: AmountString,
   inviterBound: Type.Boolean(),
   available: AmountString,
+  /** Claimable rewards (360-day static earnings and unlocked rebates), AIC. */
+  rewards: AmountString,
 });
 export type ProductInfoData = Static<typeof ProductInfoData>;
 

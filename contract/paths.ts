@@ -34,6 +34,8 @@ export const PATHS = {
   operatorReviews: '/api/operator/reviews',
   operatorApprove: '/api/operator/reviews/:id/approve',
   operatorReject: '/api/operator/reviews/:id/reject',
+  operatorSettle: '/api/operator/settle',
+  operatorClockAdvance: '/api/operator/clock/advance',
 } as const;
 
 export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

@@ -13,6 +13,7 @@ import { authRoutes } from './auth/routes.ts';
 import type { AppContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { earnRoutes } from './earn/routes.ts';
+import { operatorRoutes } from './operator/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
@@ -65,6 +66,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(walletRoutes, { ctx, exchange });
   await app.register(reviewRoutes, { ctx, exchange });
   await app.register(earnRoutes, { ctx });
+  await app.register(operatorRoutes, { ctx });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

@@ -4,6 +4,7 @@ import { connect } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { systemClock } from './platform/clock.ts';
 import { seedDemoData } from './platform/seed.ts';
+import { startScheduler } from './settlement/scheduler.ts';
 
 /** Starts the server: database (embedded PGlite unless DATABASE_URL), migrations, demo data. */
 async function main(): Promise<void> {
@@ -14,11 +15,13 @@ async function main(): Promise<void> {
   const ctx = { config, db: handle.db, dbKind: handle.kind, clock: systemClock() };
   const app = await buildApp(ctx);
 
+  let stopScheduler = () => {};
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    stopScheduler();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  stopScheduler = startScheduler(ctx, app.log);
   app.log.info(
     { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },
     `${config.appName} listening on http://localhost:${config.port}`,

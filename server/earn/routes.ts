@@ -67,13 +67,14 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const today = utcDay(ctx.clock.now());
       const params = await earnParams(ctx.db, ctx.config.earn, today);
       const c = coefficientScaled(params, today);
-      const [used, user, pool, power, wallet] = await Promise.all([
+      const [used, user, pool, power, wallet, rewards] = await Promise.all([
         quotaUsed(ctx.db, userId, today),
         ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
         balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
         sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders
           where product = 'reinvest360' and status in ('in_progress', 'reinvested')`.execute(ctx.db),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
+        balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'rewards' }),
       ]);
       const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
       const rates = { current: params.currentDailyRate, fixed30: params.fixed30DailyRate, reinvest360: null };
@@ -95,6 +96,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         totalPower: formatUnits(power.rows[0]?.total ?? 0n),
         inviterBound: user?.inviter_id != null,
         available: formatUnits(wallet),
+        rewards: formatUnits(rewards),
       });
     },
   );

@@ -117,3 +117,33 @@ async function store(trx: Transaction<Database>, userId: bigint, key: string, an
     .where('key', '=', key)
     .execute();
 }
+
+/**
+ * For effects that run their own transactions (settlement, the clock): the key is claimed
+ * first, the work runs, then its answer is stored. A repeat meanwhile is told to retry
+ * (busy); a failure releases the key so that a retry can run.
+ */
+export async function idempotentClaimFirst<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: bigint,
+  work: () => Promise<T>,
+): Promise<Answer> {
+  const key = idempotencyKeyOf(request);
+  const hash = requestHash(request);
+  const claimed = await ctx.db
+    .insertInto('idempotency_keys')
+    .values({ user_id: userId, key, request_hash: hash, created_at: ctx.clock.now() })
+    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  if (!claimed) return ctx.db.transaction().execute((trx) => replay(trx, userId, key, hash));
+  try {
+    const answer: Answer = { status: 200, body: ok(await work()) as Answer['body'] };
+    await ctx.db.transaction().execute((trx) => store(trx, userId, key, answer));
+    return answer;
+  } catch (error) {
+    await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).execute();
+    throw error;
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '../../contract/errors.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { fixedClock } from '../platform/clock.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { bearer, post, signIn } from '../test/signIn.ts';
+
+describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
+  let t: TestApp;
+  let operator: string;
+  let holder: string;
+  beforeAll(async () => {
+    t = await startTestApp(kind, {
+      clock: fixedClock(new Date('2026-11-01T08:00:00Z')),
+      config: { operatorUserIds: [1n] },
+    });
+    operator = (await signIn(t.app, { name: 'Olga' })).token;
+    holder = (await signIn(t.app, { name: 'Hana' })).token;
+    const code = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(operator) })).json().data.inviteCode;
+    await post(t.app, PATHS.bindInviter, holder, { inviteCode: code });
+    await post(t.app, PATHS.transferIn, holder, { asset: 'AIC', amount: '2000' });
+    await post(t.app, PATHS.productBuy, holder, { product: 'fixed30', amount: '1000' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('refuses people who are not operators', async () => {
+    expect((await post(t.app, PATHS.operatorClockAdvance, holder, { days: 1 })).json().code).toBe(ERRORS.FORBIDDEN.code);
+    expect((await post(t.app, PATHS.operatorSettle, holder, {})).json().code).toBe(ERRORS.FORBIDDEN.code);
+  });
+
+  it('moves the clock day by day and settles each day', async () => {
+    const res = await post(t.app, PATHS.operatorClockAdvance, operator, { days: 3 });
+    expect(res.json().data.now).toBe('2026-11-04T08:00:00.000Z');
+    expect(res.json().data.reports.map((r: { day: string }) => r.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+    const orders = (await t.app.inject({ url: PATHS.myProductList, headers: bearer(holder) })).json().data.items;
+    expect(orders[0]).toMatchObject({ income: '6', status: 'in_progress', remainingDays: 28 });
+  });
+
+  it('re-runs a settled day without paying twice, and refuses a day not finished', async () => {
+    const again = await post(t.app, PATHS.operatorSettle, operator, { day: '2026-11-02' });
+    expect(again.json().data.reports[0]).toMatchObject({ day: '2026-11-02', status: 'already_done' });
+    const today = await post(t.app, PATHS.operatorSettle, operator, { day: '2026-11-04' });
+    expect(today.json().code).toBe(ERRORS.PARAM.code);
+    const orders = (await t.app.inject({ url: PATHS.myProductList, headers: bearer(holder) })).json().data.items;
+    expect(orders[0].income).toBe('6');
+  });
+
+  it('keeps the clock still where the deployment does not allow moving it', async () => {
+    t.ctx.config.clockAdjustable = false;
+    try {
+      const res = await post(t.app, PATHS.operatorClockAdvance, operator, { days: 1 });
+      expect(res.json().code).toBe(ERRORS.FORBIDDEN.code);
+      expect(t.ctx.clock.now().toISOString()).toBe('2026-11-04T08:00:00.000Z');
+    } finally {
+      t.ctx.config.clockAdjustable = true;
+    }
+  });
+});
