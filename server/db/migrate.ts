@@ -5,6 +5,7 @@ import * as m0002 from './migrations/0002_users_and_sessions.ts';
 import * as m0003 from './migrations/0003_wallet_and_idempotency.ts';
 import * as m0004 from './migrations/0004_provider_store.ts';
 import * as m0005 from './migrations/0005_earn.ts';
+import * as m0006 from './migrations/0006_fillfactor.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_wallet_and_idempotency': m0003,
   '0004_provider_store': m0004,
   '0005_earn': m0005,
+  '0006_fillfactor': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
