@@ -16,11 +16,19 @@ import { earnRoutes } from './earn/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
+import { installSecurity } from './http/security.ts';
+import { createMetrics, installObservability, type Metrics } from './operator/observability.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
 import { reviewRoutes } from './wallet/reviewRoutes.ts';
 import { walletRoutes } from './wallet/routes.ts';
 
 export type AppOptions = { logger?: boolean | object };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
 
 /** Builds the whole server: API, docs and the built web app, around one context. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -31,6 +39,14 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
         : {
             level: ctx.config.logLevel,
             redact: ['req.headers.authorization', 'req.headers.cookie'],
+            // Paths only: query strings carry one-time codes and states.
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                url: req.url.split('?')[0],
+                ip: req.ip,
+              }),
+            },
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 64 * 1024,
@@ -45,6 +61,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   installErrorHandling(app);
   installAuthGuard(app, ctx);
   requireIdempotencyKeys(app);
+  await installSecurity(app, ctx.config);
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  installObservability(app, ctx, metrics);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -54,7 +74,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       },
     },
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   const embedded = !ctx.config.oidcIssuer;
   if (embedded) await mountEmbeddedProvider(app, ctx);

@@ -31,6 +31,8 @@ export type Config = {
   settlementIntervalMs: number;
   /** Let operators move the clock (demo and tests only). */
   clockAdjustable: boolean;
+  rateLimitSignInPerMinute: number;
+  rateLimitPostsPerMinute: number;
 };
 
 export type EarnDefaults = {
@@ -99,5 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
     clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
+    rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
+    rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
   };
 }

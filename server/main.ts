@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
-  stopScheduler = startScheduler(ctx, app.log);
+  stopScheduler = startScheduler(ctx, app.log, app.metrics);
   app.log.info(
     { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },
     `${config.appName} listening on http://localhost:${config.port}`,

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { checkLedger } from '../ledger/ledger.ts';
+import type { Metrics } from '../operator/observability.ts';
 import { settleDue } from './settle.ts';
 
 /**
@@ -7,15 +9,25 @@ import { settleDue } from './settle.ts';
  * number of server processes may run it; the per-day lock and the keyed income rows make sure
  * each effect happens once.
  */
-export function startScheduler(ctx: AppContext, log: FastifyBaseLogger): () => void {
+export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics: Metrics): () => void {
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
   let running = false;
+  let checked = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
+      const stop = metrics.settlementSeconds.startTimer({ step: 'due' });
       const reports = await settleDue(ctx);
+      stop();
       for (const report of reports) log.info({ settlement: report }, 'day settled');
+      // The ledger check reads every posting: run it at start and after each settled day.
+      if (!checked || reports.length > 0) {
+        const check = await checkLedger(ctx.db);
+        metrics.ledgerOk.set(check.ok ? 1 : 0);
+        if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
+        checked = true;
+      }
     } catch (error) {
       log.error({ err: error }, 'settlement failed; will retry');
     } finally {

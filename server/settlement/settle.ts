@@ -33,6 +33,8 @@ export type DayReport = {
 async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
     await lockDay(trx, day);
+    // Set-based steps hash and group every active order; give them memory, not disk spills.
+    await sql`set local work_mem = '256MB'`.execute(trx);
     return work(trx);
   });
 }

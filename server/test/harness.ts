@@ -35,7 +35,11 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   );
   await migrateToLatest(handle.db);
   if (options.seed !== false) await seedDemoData(handle.db);
-  const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0, ...options.config };
+  const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0,
+    rateLimitSignInPerMinute: 100_000,
+    rateLimitPostsPerMinute: 100_000,
+    ...options.config,
+  };
   const ctx: AppContext = {
     config,
     db: handle.db,
