@@ -160,7 +160,7 @@ describe('asset wallet at 390x844', () => {
     await wallet.filterByType('Withdraw');
     await expect.poll(() => wallet.records.getByRole('listitem').count()).toBe(1);
     await wallet.filterByType('Recharge');
-    await page.getByText('No records yet').waitFor();
+    await wallet.recordsSection.getByText('No records yet').waitFor();
     await wallet.openFilter();
     await wallet.filterForm.getByRole('button', { name: 'Reset', exact: true }).click();
     await wallet.filterForm.getByRole('button', { name: 'Confirm', exact: true }).click();

@@ -13,6 +13,12 @@ export const queryKeys = {
   asset: ['wallet', 'asset'] as const,
   transferPage: ['wallet', 'transferPage'] as const,
   transferRecords: (filter: object) => ['wallet', 'records', filter] as const,
+  /** Every earn query starts with this key: invalidate it after subscriptions and redemptions. */
+  earn: ['earn'] as const,
+  productInfo: ['earn', 'productInfo'] as const,
+  orders: (list: string, filter: object) => ['earn', 'orders', list, filter] as const,
+  rewardLog: (kind: string) => ['earn', 'rewardLog', kind] as const,
+  dailyIncome: ['earn', 'dailyIncome'] as const,
 };
 
 export const useDashboard = () =>

@@ -1,4 +1,4 @@
-import { formatUnits, parseAmount, type Units } from '../../../../contract/money.ts';
+import { formatUnits, parseAmount, type Units } from '../../../contract/money.ts';
 
 /** A translated message key and its values, or the amount to send. */
 export type AmountCheck =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFirstLoad, readQuery } from './firstLoad.ts';
+import { applyFirstLoad, readQuery, storedParams } from './firstLoad.ts';
 import type { StorageKey } from './storage.ts';
 
 function memoryStore(initial: Partial<Record<StorageKey, string>> = {}) {
@@ -35,5 +35,13 @@ describe('first load (spec 4)', () => {
     const store = memoryStore();
     applyFirstLoad('https://x.test/#/home', store);
     expect(store.values.size).toBe(0);
+  });
+
+  it('keeps earlier urlParams (an invite code) when the exchange comes back with code and state', () => {
+    const store = memoryStore();
+    applyFirstLoad('https://x.test/#/home?inviteCode=ABC123', store);
+    applyFirstLoad('https://x.test/?code=c1&state=s1#/home', store);
+    expect(storedParams(store)).toEqual({ inviteCode: 'ABC123', code: 'c1', state: 's1' });
+    expect(storedParams(memoryStore({ urlParams: 'not json' }))).toEqual({});
   });
 });

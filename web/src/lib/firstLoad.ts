@@ -31,6 +31,21 @@ export function applyFirstLoad(href: string, store: Store): URLSearchParams {
       if (value) store.set(key, value);
     }
   }
-  if ([...query.keys()].length > 0) store.set('urlParams', JSON.stringify(Object.fromEntries(query)));
+  if ([...query.keys()].length > 0) {
+    // Merged with what was kept before, so an invite link's inviteCode survives the sign-in
+    // round trip (the exchange comes back with only code and state).
+    store.set('urlParams', JSON.stringify({ ...storedParams(store), ...Object.fromEntries(query) }));
+  }
   return query;
+}
+
+/** The query parameters kept under urlParams (spec section 3), or none. */
+export function storedParams(store: Pick<Store, 'get'>): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(store.get('urlParams') ?? '{}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  } catch {
+    return {};
+  }
 }

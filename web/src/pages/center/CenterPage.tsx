@@ -1,11 +1,16 @@
-import { Tabs } from 'antd-mobile';
-import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useUserInfo } from '../../api/queries.ts';
+import { PRODUCTS, type ProductInfoData } from '../../../../contract/earn.ts';
+import { useProductInfo } from '../../api/earn.ts';
+import { queryKeys, useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-
-const PRODUCTS = ['current', 'fixed30', 'reinvest360'] as const;
+import { IncomeChart } from './IncomeChart.tsx';
+import { MyOrders } from './orders/OrderList.tsx';
+import { ProductPane } from './ProductPane.tsx';
+import { RewardsCard } from './RewardsCard.tsx';
 
 function UserStrip() {
   const { t } = useTranslation();
@@ -20,24 +25,60 @@ function UserStrip() {
   );
 }
 
-/** The earn-coins centre: the three products, one tab each. */
+/** The product info a pane needs, or its loading and failure states. */
+function WithInfo({ children }: { children: (info: ProductInfoData) => ReactNode }) {
+  const { t } = useTranslation();
+  const { data, isPending, isError, refetch } = useProductInfo();
+  if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
+  if (isError || !data) {
+    return (
+      <section className="card card--empty">
+        <p>{t('earn.loadFailed')}</p>
+        <Button size="small" onClick={() => void refetch()}>
+          {t('common.retry')}
+        </Button>
+      </section>
+    );
+  }
+  return children(data);
+}
+
+/**
+ * The earn-coins centre: the three products (one tab each, with the subscribe form), the
+ * claimable reward, the income of the last 30 days, and the records of participation.
+ */
 export function CenterPage() {
   const { t } = useTranslation();
-  const [tab, setTab] = useState<string>(PRODUCTS[0]);
+  const queryClient = useQueryClient();
+  const [tab, setTab] = useState<string>(PRODUCTS[0] as string);
+  // Products, orders, logs and balances (every loaded page) come back fresh.
+  const refresh = async () => {
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.earn }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.wallet }),
+    ]);
+  };
   return (
-    <main className="page">
+    <main className="page page--center">
       <PageHeader title={t('title.center')} />
       <UserStrip />
-      <Tabs activeKey={tab} onChange={setTab}>
-        {PRODUCTS.map((product) => (
-          <Tabs.Tab key={product} title={t(`product.${product}.name`)}>
-            <section className="card" aria-label={t(`product.${product}.name`)}>
-              <h2 className="card__title">{t(`product.${product}.name`)}</h2>
-              <p className="card__text">{t(`product.${product}.rule`)}</p>
-            </section>
-          </Tabs.Tab>
-        ))}
-      </Tabs>
+      <PullToRefresh onRefresh={refresh}>
+        <Tabs activeKey={tab} onChange={setTab}>
+          {PRODUCTS.map((product) => (
+            <Tabs.Tab key={product} title={t(`product.${product}.name`)}>
+              <WithInfo>{(info) => <ProductPane product={product} info={info} />}</WithInfo>
+              {product === 'fixed30' && (
+                <Link className="text-link" to="/thirtydays">
+                  {t('earn.orders.fixedRecord')} →
+                </Link>
+              )}
+            </Tabs.Tab>
+          ))}
+        </Tabs>
+        <WithInfo>{(info) => <RewardsCard info={info} />}</WithInfo>
+        <IncomeChart />
+        <MyOrders />
+      </PullToRefresh>
     </main>
   );
 }

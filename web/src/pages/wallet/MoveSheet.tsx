@@ -5,8 +5,8 @@ import { formatAmount } from '../../../../contract/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useAsset, useTransferPage } from '../../api/wallet.ts';
-import { checkAmount, maxAmount, unitsOf } from './amount.ts';
-import { ChoiceGroup } from './ChoiceGroup.tsx';
+import { checkAmount, maxAmount, unitsOf } from '../../lib/amount.ts';
+import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
 

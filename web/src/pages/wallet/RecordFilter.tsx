@@ -2,8 +2,8 @@ import { Button, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TRANSFER_TYPES, type TransferType } from '../../../../contract/wallet.ts';
-import { ChoiceGroup } from './ChoiceGroup.tsx';
-import { DateField } from './DateField.tsx';
+import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
+import { DateField } from '../../components/DateField.tsx';
 import { type FilterValue, NO_FILTER } from './filter.ts';
 import { typeLabelKey } from './moves.ts';
 

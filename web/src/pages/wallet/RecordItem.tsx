@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import type { TransferRecord, TransferStatus } from '../../../../contract/wallet.ts';
 import { isInbound, typeLabelKey } from './moves.ts';
-import { formatDateTime } from './time.ts';
+import { formatDateTime } from '../../lib/time.ts';
 
 const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger'> = {
   under_review: 'warning',

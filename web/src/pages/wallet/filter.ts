@@ -1,6 +1,6 @@
 import type { TransferType } from '../../../../contract/wallet.ts';
 import type { RecordsFilter } from '../../api/wallet.ts';
-import { endOfDayIso, startOfDayIso } from './time.ts';
+import { endOfDayIso, startOfDayIso } from '../../lib/time.ts';
 
 /** The records filter as chosen: a type or all, and local start and end days (inclusive). */
 export type FilterValue = { type: TransferType | 'all'; start: Date | null; end: Date | null };

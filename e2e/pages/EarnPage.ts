@@ -1,0 +1,186 @@
+import type { Locator, Page } from 'playwright-core';
+
+export type ProductName = 'Current' | '30 days' | '360 days';
+
+/** The figure (dd) labelled `label` (dt) inside `scope`. */
+const figure = (page: Page, scope: Locator, label: string) =>
+  scope.locator('.figure', { has: page.getByRole('term').filter({ hasText: label }) }).getByRole('definition');
+
+/**
+ * The earn-coins centre and the 30-day financial record (English texts): product tabs, the
+ * subscribe form with its bind step, rewards, the income chart, orders and their filter.
+ */
+export class EarnPage {
+  constructor(
+    readonly page: Page,
+    readonly baseUrl: string,
+  ) {}
+
+  async goto(query = ''): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/#/center${query}`);
+    await this.heading.waitFor();
+  }
+
+  get heading() {
+    return this.page.getByRole('heading', { level: 1, name: 'Earn coins' });
+  }
+
+  tab(name: ProductName) {
+    return this.page.getByRole('tab', { name, exact: true });
+  }
+
+  async openTab(name: ProductName): Promise<void> {
+    await this.tab(name).click();
+    await this.form(name).waitFor();
+  }
+
+  /** The product card of the open tab (rates, term, rule). */
+  product(name: ProductName) {
+    return this.page.getByRole('region', { name, exact: true });
+  }
+
+  productFigure(name: ProductName, label: string) {
+    return figure(this.page, this.product(name), label);
+  }
+
+  form(name: ProductName) {
+    return this.page.getByRole('region', { name: `Subscribe to ${name}`, exact: true });
+  }
+
+  amountInput(name: ProductName) {
+    return this.form(name).getByRole('textbox', { name: 'Subscription quantity' });
+  }
+
+  formError(name: ProductName) {
+    return this.form(name).getByRole('alert');
+  }
+
+  formNote(name: ProductName, text: RegExp) {
+    return this.form(name).getByText(text);
+  }
+
+  previewFigure(name: ProductName, label: string) {
+    return figure(this.page, this.form(name).getByRole('region', { name: 'Estimated income' }), label);
+  }
+
+  async fillMax(name: ProductName): Promise<void> {
+    await this.form(name).getByRole('button', { name: 'Max', exact: true }).click();
+  }
+
+  /** Types the amount (if given) and presses Subscribe: the checks run before any dialog. */
+  async submit(name: ProductName, amount?: string): Promise<void> {
+    if (amount !== undefined) await this.amountInput(name).fill(amount);
+    await this.form(name).getByRole('button', { name: 'Subscribe', exact: true }).click();
+  }
+
+  bindStep(name: ProductName) {
+    return this.form(name).getByRole('group', { name: 'Bind your inviter' });
+  }
+
+  bindInput(name: ProductName) {
+    return this.bindStep(name).getByRole('textbox', { name: "Inviter's invitation code" });
+  }
+
+  async submitBind(name: ProductName, code?: string): Promise<void> {
+    if (code !== undefined) await this.bindInput(name).fill(code);
+    await this.bindStep(name).getByRole('button', { name: 'Bind', exact: true }).click();
+  }
+
+  get confirmDialog() {
+    return this.page.getByRole('dialog', { name: 'Please confirm' });
+  }
+
+  async confirm(): Promise<void> {
+    await this.confirmDialog.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await this.confirmDialog.waitFor({ state: 'hidden' });
+  }
+
+  get rewards() {
+    return this.page.getByRole('region', { name: 'Claimable reward' });
+  }
+
+  get rewardsAmount() {
+    return this.page.getByTestId('rewards');
+  }
+
+  async claim(): Promise<void> {
+    await this.rewards.getByRole('button', { name: 'Claim', exact: true }).click();
+  }
+
+  get incomeChart() {
+    return this.page.getByRole('img', { name: 'Daily income, last 30 days' });
+  }
+
+  /** The written summary under the income chart. */
+  get incomeSummary() {
+    return this.page.getByRole('region', { name: 'Daily income, last 30 days' }).locator('figcaption');
+  }
+
+  get projectionChart() {
+    return this.page.getByRole('img', { name: /^Power of .* AIC subscribed over the next 30 days$/ });
+  }
+
+  get orders() {
+    return this.page.getByRole('list', { name: 'My orders' });
+  }
+
+  /** The order card of a product in a list (the centre's "My orders" by default). */
+  order(name: ProductName, list: Locator = this.orders) {
+    return list.getByRole('listitem', { name: new RegExp(`^${name} · #\\d+$`) });
+  }
+
+  orderFigure(order: Locator, label: string) {
+    return figure(this.page, order, label);
+  }
+
+  orderStatus(order: Locator) {
+    return order.locator('.order__status');
+  }
+
+  redeemButton(order: Locator) {
+    return order.getByRole('button', { name: /^Redeem/ });
+  }
+
+  reinvestSwitch(order: Locator) {
+    return order.getByRole('switch', { name: /^Reinvestment/ });
+  }
+
+  get ordersSection() {
+    return this.page.getByRole('region', { name: 'My orders' });
+  }
+
+  /** "No more" at the end of a list section. */
+  endOfList(section: Locator = this.ordersSection) {
+    return section.getByText('No more', { exact: true });
+  }
+
+  get filterForm() {
+    return this.page.getByRole('dialog', { name: 'Filter', exact: true });
+  }
+
+  /** Opens the orders filter, picks an order type (or "All"), and confirms. */
+  async filterByType(type: ProductName | 'All'): Promise<void> {
+    await this.ordersSection.getByRole('button', { name: 'Filter', exact: true }).click();
+    await this.filterForm.getByRole('radio', { name: type, exact: true }).click();
+    await this.filterForm.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await this.filterForm.waitFor({ state: 'hidden' });
+  }
+
+  // The 30-day financial record.
+  async gotoThirtyDays(): Promise<void> {
+    await this.page.goto(`${this.baseUrl}/#/thirtydays`);
+    await this.page.getByRole('heading', { level: 1, name: '30-day financial record' }).waitFor();
+  }
+
+  get thirtyDayOrders() {
+    return this.page.getByRole('list', { name: '30-day orders' });
+  }
+
+  get incomeRecords() {
+    return this.page.getByRole('list', { name: 'Income records' });
+  }
+
+  get incomeRecordsSection() {
+    return this.page.getByRole('region', { name: 'Income records' });
+  }
+}

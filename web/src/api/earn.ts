@@ -1,0 +1,88 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Static } from 'typebox';
+import type {
+  BindData,
+  BuyBody,
+  ClaimData,
+  DailyIncomeData,
+  Order,
+  OrderListData,
+  OrderStatus,
+  Product,
+  ProductInfoData,
+  RewardLogData,
+} from '../../../contract/earn.ts';
+import { PATHS } from '../../../contract/paths.ts';
+import { apiGet, apiPost } from './client.ts';
+import { queryKeys } from './queries.ts';
+import { useIdempotentAction } from './useIdempotentAction.ts';
+
+export const PAGE_SIZE = 20;
+
+/** Which order list: fixed terms (product-list) or every order (my-product-list). */
+export type OrderListName = 'fixed' | 'all';
+/** The order filter as sent: a product, a status and a UTC range (from inclusive, to exclusive). */
+export type OrderQuery = { product?: Product; status?: OrderStatus; from?: string; to?: string };
+
+const LIST_PATHS: Record<OrderListName, string> = { fixed: PATHS.productList, all: PATHS.myProductList };
+
+export const useProductInfo = () =>
+  useQuery({ queryKey: queryKeys.productInfo, queryFn: () => apiGet<ProductInfoData>(PATHS.productInfo) });
+
+export const useOrders = (list: OrderListName, query: OrderQuery) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.orders(list, query),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<OrderListData>(LIST_PATHS[list], { ...query, cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const useRewardLog = (kind: string) =>
+  useInfiniteQuery({
+    queryKey: queryKeys.rewardLog(kind),
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<RewardLogData>(PATHS.rewardLog, { kind, cursor: pageParam, limit: PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+export const useDailyIncome = () =>
+  useQuery({
+    queryKey: queryKeys.dailyIncome,
+    queryFn: () => apiGet<Static<typeof DailyIncomeData>>(PATHS.dailyIncome),
+  });
+
+/** Whatever an earn action changes: products, orders, logs, the wallet (views are kept alive). */
+const EARN_QUERIES = [queryKeys.earn, queryKeys.wallet, queryKeys.userInfo] as const;
+
+export const useBuy = () =>
+  useIdempotentAction<BuyBody, Order>({
+    run: (body, idempotencyKey) => apiPost<Order>(PATHS.productBuy, body, { idempotencyKey }),
+    fingerprint: (body) => `buy|${body.product}|${body.amount}`,
+    invalidate: EARN_QUERIES,
+  });
+
+export const useBind = () =>
+  useIdempotentAction<{ inviteCode: string }, Static<typeof BindData>>({
+    run: (body, idempotencyKey) => apiPost(PATHS.bindInviter, body, { idempotencyKey }),
+    fingerprint: (body) => `bind|${body.inviteCode}`,
+    invalidate: EARN_QUERIES,
+  });
+
+export const useClaim = () =>
+  useIdempotentAction<Record<string, never>, Static<typeof ClaimData>>({
+    run: (body, idempotencyKey) => apiPost(PATHS.receive, body, { idempotencyKey }),
+    fingerprint: () => 'receive',
+    invalidate: EARN_QUERIES,
+  });
+
+/** The four things one can do to an order. */
+export type OrderAction = 'redeemCurrent' | 'redeemRegular' | 'oneRebuy' | 'cancelRebuy';
+
+export const useOrderAction = () =>
+  useIdempotentAction<{ action: OrderAction; orderId: string }, Order>({
+    run: ({ action, orderId }, idempotencyKey) => apiPost<Order>(PATHS[action], { orderId }, { idempotencyKey }),
+    fingerprint: ({ action, orderId }) => `${action}|${orderId}`,
+    invalidate: EARN_QUERIES,
+  });

@@ -1,0 +1,78 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
+import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export function Loading() {
+  const { t } = useTranslation();
+  return (
+    <span className="records__state" aria-busy="true">
+      <DotLoading /> {t('common.loading')}
+    </span>
+  );
+}
+
+/**
+ * A list loaded page by page as it scrolls (antd-mobile InfiniteScroll): loading, failure
+ * with retry, the empty state, then the items and "No more" at the end.
+ */
+export function PagedList<T>({
+  query,
+  label,
+  failed,
+  className,
+  render,
+}: {
+  query: UseInfiniteQueryResult<InfiniteData<{ items: T[] }>>;
+  label: string;
+  failed: string;
+  className?: string;
+  render: (item: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { data, isPending, isError, refetch, hasNextPage, fetchNextPage } = query;
+  const items = data?.pages.flatMap((page) => page.items) ?? [];
+
+  const loadMore = async () => {
+    const result = await fetchNextPage({ cancelRefetch: false });
+    if (result.isError) throw result.error;
+  };
+
+  if (isPending) return <Loading />;
+  if (isError && !data) {
+    return (
+      <div className="records__state">
+        <p>{failed}</p>
+        <Button size="small" onClick={() => void refetch()}>
+          {t('common.retry')}
+        </Button>
+      </div>
+    );
+  }
+  if (items.length === 0) {
+    return <ErrorBlock status="empty" title={t('common.empty')} description="" className="records__empty" />;
+  }
+  return (
+    <>
+      <ul className={className ?? 'records__list'} aria-label={label}>
+        {items.map(render)}
+      </ul>
+      <InfiniteScroll loadMore={loadMore} hasMore={hasNextPage}>
+        {(hasMore, loadFailed, retry) =>
+          loadFailed ? (
+            <span className="records__state">
+              {failed}{' '}
+              <button type="button" className="link-button" onClick={retry}>
+                {t('common.retry')}
+              </button>
+            </span>
+          ) : hasMore ? (
+            <Loading />
+          ) : (
+            <span className="records__state">{t('common.noMore')}</span>
+          )
+        }
+      </InfiniteScroll>
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from 'react-i18next';
+import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import { formatAmount } from '../../../../contract/format.ts';
+import { formatUnits } from '../../../../contract/money.ts';
+import { Figure } from '../../components/Figure.tsx';
+import { dailyIncome, dailyShare, powerOf, scaled, termIncome } from './estimate.ts';
+
+const shown = (units: bigint) => formatAmount(formatUnits(units));
+
+/**
+ * What the entered amount would earn, live: per day for current; per day and over the term for
+ * 30-day; for 360-day the computing power and the estimated share of today's output.
+ */
+export function Preview({ product, info, amount }: { product: Product; info: ProductInfoData; amount: bigint | null }) {
+  const { t } = useTranslation();
+  const card = info.products.find((p) => p.product === product);
+  const value = amount ?? 0n;
+  let figures: { label: string; value: string; unit?: string }[];
+  if (product === 'reinvest360') {
+    const power = powerOf(value, info.powerMultiplier, info.coefficient);
+    const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n);
+    figures = [
+      { label: t('earn.power'), value: shown(power) },
+      { label: t('earn.dailyShare'), value: shown(share), unit: 'AIC' },
+    ];
+  } else {
+    const rate = card?.dailyRate ?? '0';
+    figures = [{ label: t('earn.perDay'), value: shown(dailyIncome(value, rate)), unit: 'AIC' }];
+    if (card?.termDays) {
+      figures.push({
+        label: t('earn.overTerm', { count: card.termDays }),
+        value: shown(termIncome(value, rate, card.termDays)),
+        unit: 'AIC',
+      });
+    }
+  }
+  return (
+    <section className="preview" aria-label={t('earn.preview')} aria-live="polite">
+      <h3 className="preview__title">{t('earn.preview')}</h3>
+      <dl className="figures">
+        {figures.map((figure) => (
+          <Figure key={figure.label} label={figure.label} value={figure.value} {...(figure.unit ? { unit: figure.unit } : {})} />
+        ))}
+      </dl>
+    </section>
+  );
+}

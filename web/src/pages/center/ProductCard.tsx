@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { Figure } from '../../components/Figure.tsx';
+import { ratePercent } from './estimate.ts';
+
+/**
+ * One product: its daily rate and the equivalent APR (so it compares with other platforms),
+ * its term and rule; for 360-day today's coefficient, the power formula and the pool.
+ */
+export function ProductCard({ product, info }: { product: Product; info: ProductInfoData }) {
+  const { t } = useTranslation();
+  const card = info.products.find((p) => p.product === product);
+  const rate = ratePercent(card?.dailyRate ?? null);
+  const name = t(`product.${product}.name`);
+  return (
+    <section className="card product-card" aria-label={name}>
+      <h2 className="card__title">{name}</h2>
+      <p className={rate === null ? 'product-card__rate product-card__rate--pool' : 'product-card__rate'} data-testid={`rate-${product}`}>
+        {rate !== null && card?.apr ? t('earn.rates', { rate, apr: card.apr }) : t('earn.poolShare')}
+      </p>
+      <dl className="figures">
+        <Figure
+          label={t('earn.term')}
+          value={card?.termDays ? t('earn.termDays', { count: card.termDays }) : t('earn.termFlexible')}
+        />
+        {product === 'reinvest360' && (
+          <>
+            <Figure label={t('earn.coefficient')} value={formatFigure(info.coefficient)} />
+            <Figure label={t('earn.poolOutputToday')} value={formatAmount(info.poolOutputToday)} unit="AIC" />
+            <Figure label={t('earn.totalPower')} value={formatAmount(info.totalPower)} />
+          </>
+        )}
+      </dl>
+      {product === 'reinvest360' && (
+        <p className="product-card__formula">
+          {t('earn.powerFormula', { multiplier: info.powerMultiplier, coefficient: formatFigure(info.coefficient) })}
+          <br />
+          <span className="product-card__note">{t('earn.coefficientNote', { day: info.coefficientDay })}</span>
+        </p>
+      )}
+      <p className="card__text">{t(`product.${product}.rule`)}</p>
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+import { useState } from 'react';
+import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import { unitsOf } from '../../lib/amount.ts';
+import { PowerProjection } from './PowerProjection.tsx';
+import { ProductCard } from './ProductCard.tsx';
+import { SubscribeForm } from './SubscribeForm.tsx';
+
+/** One product tab: the product, its subscribe form and, for 360-day, the power projection. */
+export function ProductPane({ product, info }: { product: Product; info: ProductInfoData }) {
+  const [input, setInput] = useState('');
+  const parsed = unitsOf(input);
+  const amount = parsed !== null && parsed > 0n ? parsed : null;
+  return (
+    <>
+      <ProductCard product={product} info={info} />
+      <SubscribeForm product={product} info={info} input={input} amount={amount} onInput={setInput} />
+      {product === 'reinvest360' && <PowerProjection info={info} amount={amount} />}
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+import { Button, Dialog, Toast } from 'antd-mobile';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
+import { formatAmount } from '../../../../contract/format.ts';
+import { TOAST_MS } from '../../api/client.ts';
+import { useClaim } from '../../api/earn.ts';
+import { unitsOf } from '../../lib/amount.ts';
+
+/** The claimable reward (360-day static earnings, unlocked rebates) and its Claim action. */
+export function RewardsCard({ info }: { info: ProductInfoData }) {
+  const { t } = useTranslation();
+  const busy = useRef(false);
+  const { send, sending } = useClaim();
+  const claimable = unitsOf(info.rewards) ?? 0n;
+
+  const claim = async () => {
+    if (busy.current) return;
+    if (claimable <= 0n) {
+      Toast.show({ content: t('a20'), icon: 'fail', duration: TOAST_MS });
+      return;
+    }
+    busy.current = true;
+    try {
+      const confirmed = await Dialog.confirm({
+        'aria-label': t('wallet.confirmTitle'),
+        title: t('wallet.confirmTitle'),
+        content: t('earn.rewards.confirm', { amount: formatAmount(info.rewards) }),
+        confirmText: t('common.confirm'),
+        cancelText: t('common.cancel'),
+      });
+      if (!confirmed) return;
+      const answer = await send({});
+      if (!answer) return;
+      Toast.show({
+        content: t('earn.rewards.received', { amount: formatAmount(answer.claimed) }),
+        icon: 'success',
+        duration: TOAST_MS,
+      });
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <section className="card rewards" aria-label={t('earn.rewards.title')}>
+      <div className="rewards__body">
+        <p className="card__label">{t('earn.rewards.title')}</p>
+        <p className="rewards__amount" data-testid="rewards">
+          {formatAmount(info.rewards)} <span className="figure__unit">AIC</span>
+        </p>
+        <p className="field__note">{t('earn.rewards.hint')}</p>
+      </div>
+      <Button color="primary" size="middle" loading={sending} disabled={sending} onClick={() => void claim()}>
+        {t('earn.rewards.claim')}
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,110 @@
+import { Button, Dialog, Input, Toast } from 'antd-mobile';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { TOAST_MS } from '../../api/client.ts';
+import { useBuy } from '../../api/earn.ts';
+import { BindStep } from './BindStep.tsx';
+import { Preview } from './Preview.tsx';
+import { checkSubscription, maxSubscription } from './subscribe.ts';
+
+/**
+ * The subscribe form of one product: quantity with Max, the limits (available, quota left,
+ * minimum), a live income preview, the checks before sending, a confirmation, then the order.
+ * Until an inviter is bound it shows the bind step instead.
+ */
+export function SubscribeForm({
+  product,
+  info,
+  input,
+  amount,
+  onInput,
+}: {
+  product: Product;
+  info: ProductInfoData;
+  input: string;
+  amount: bigint | null;
+  onInput: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  const inputId = useId();
+  const [error, setError] = useState<string | null>(null);
+  const busy = useRef(false);
+  const { send, sending } = useBuy();
+  const name = t(`product.${product}.name`);
+
+  const edit = (value: string) => {
+    onInput(value);
+    setError(null);
+  };
+
+  const submit = async () => {
+    if (busy.current) return;
+    const check = checkSubscription(input, info);
+    if (!check.ok) {
+      setError(t(check.message, check.values));
+      return;
+    }
+    setError(null);
+    busy.current = true;
+    try {
+      const confirmed = await Dialog.confirm({
+        'aria-label': t('wallet.confirmTitle'),
+        title: t('wallet.confirmTitle'),
+        content: t('earn.confirmBuy', { amount: check.amount, product: name }),
+        confirmText: t('common.confirm'),
+        cancelText: t('common.cancel'),
+      });
+      if (!confirmed) return;
+      if (!(await send({ product, amount: check.amount }))) return;
+      Toast.show({ content: t('common.paymentSuccess'), icon: 'success', duration: TOAST_MS });
+      onInput('');
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <section className="card subscribe" aria-label={t('earn.subscribeTo', { product: name })}>
+      <h2 className="card__title">{t('earn.subscribeTo', { product: name })}</h2>
+      {!info.inviterBound ? (
+        <BindStep />
+      ) : (
+        <>
+          <label className="field__label" htmlFor={inputId}>
+            {t('earn.amount')}
+          </label>
+          <div className="amount-field">
+            <Input
+              id={inputId}
+              className="amount-field__input"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={t('wallet.amountPlaceholder')}
+              value={input}
+              onChange={edit}
+              onEnterPress={() => void submit()}
+            />
+            <span className="amount-field__unit">AIC</span>
+            <button type="button" className="amount-field__max" onClick={() => edit(maxSubscription(info))}>
+              {t('wallet.max')}
+            </button>
+          </div>
+          {error && (
+            <p className="field__error" role="alert">
+              {error}
+            </p>
+          )}
+          <p className="field__note">{t('wallet.availableBalance', { amount: formatAmount(info.available), asset: 'AIC' })}</p>
+          <p className="field__note">{t('earn.quotaLeft', { amount: formatAmount(info.quotaLeft) })}</p>
+          <p className="field__note">{t('earn.belowMinimum', { amount: formatFigure(info.minimum) })}</p>
+          <Preview product={product} info={info} amount={amount} />
+          <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
+            {t('earn.subscribe')}
+          </Button>
+        </>
+      )}
+    </section>
+  );
+}

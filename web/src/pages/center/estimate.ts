@@ -1,0 +1,63 @@
+import { formatUnits, mulRate, parseAmount, parseRate, UNIT } from '../../../../contract/money.ts';
+
+/**
+ * What a subscription would earn, computed exactly in 1e-8 units (bigint) the way the
+ * server pays it: every amount truncated toward zero. No float touches an amount.
+ */
+
+/** The spec's coefficient base (section 9: 1.02 to the power N); product info does not publish it. */
+export const COEFFICIENT_BASE = '1.02';
+
+/** A decimal string with up to 8 decimals as 1e-8 units; null when absent or malformed. */
+export function scaled(value: string | null | undefined): bigint | null {
+  const parsed = parseAmount(value ?? '');
+  return parsed.ok ? parsed.value : null;
+}
+
+/** A daily rate ("0.001") as a percentage string ("0.1"); null when there is none. */
+export function ratePercent(rate: string | null): string | null {
+  const value = scaled(rate);
+  return value === null ? null : formatUnits(value * 100n);
+}
+
+/** One day's income: amount × daily rate, truncated at 1e-8. */
+export const dailyIncome = (amount: bigint, rate: string): bigint => mulRate(amount, rate);
+
+/** Income over a fixed term: the server pays each day's truncated income, so days × daily. */
+export const termIncome = (amount: bigint, rate: string, days: number): bigint =>
+  dailyIncome(amount, rate) * BigInt(days);
+
+/** Computing power of a 360-day order: multiplier × amount × coefficient, truncated at 1e-8. */
+export function powerOf(amount: bigint, multiplier: string, coefficient: string): bigint {
+  const c = scaled(coefficient);
+  if (c === null || !/^\d+$/.test(multiplier)) return 0n;
+  return (BigInt(multiplier) * amount * c) / UNIT;
+}
+
+/** The estimated daily share: today's output × power / (all power + this power), truncated. */
+export function dailyShare(power: bigint, output: bigint, totalPower: bigint): bigint {
+  const all = totalPower + power;
+  return all > 0n ? (output * power) / all : 0n;
+}
+
+/**
+ * The power `amount` would get if subscribed k days from now, k = 0..days: the coefficient
+ * grows by the base each day (c × base^k, truncated at 1e-8 like the server's coefficient).
+ */
+export function powerProjection(
+  amount: bigint,
+  multiplier: string,
+  coefficient: string,
+  days: number,
+  base = COEFFICIENT_BASE,
+): bigint[] {
+  const c = scaled(coefficient);
+  if (c === null || !/^\d+$/.test(multiplier)) return [];
+  const { numerator, denominator } = parseRate(base);
+  const points: bigint[] = [];
+  for (let k = 0; k <= days; k++) {
+    const ck = (c * numerator ** BigInt(k)) / denominator ** BigInt(k);
+    points.push((BigInt(multiplier) * amount * ck) / UNIT);
+  }
+  return points;
+}

@@ -1,0 +1,60 @@
+import { Tag } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import type { Order, OrderStatus } from '../../../../../contract/earn.ts';
+import { formatAmount } from '../../../../../contract/format.ts';
+import { Countdown } from '../../../components/Countdown.tsx';
+import { Figure } from '../../../components/Figure.tsx';
+import { seenAt } from '../../../lib/countdown.ts';
+import { formatDateTime } from '../../../lib/time.ts';
+import { OrderActions } from './OrderActions.tsx';
+
+const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'warning' | 'danger'> = {
+  confirming: 'warning',
+  in_progress: 'primary',
+  redeemable: 'success',
+  redeemed: 'default',
+  redemption_successful: 'success',
+  reinvested: 'primary',
+  ended: 'default',
+};
+
+/**
+ * One order: product and number, status, quantity, income, redeemable quantity, participation
+ * time, remaining days, a live countdown (to redemption, or to the end of the current cycle),
+ * power for 360-day, and what can be done with it.
+ */
+export function OrderCard({ order }: { order: Order }) {
+  const { t } = useTranslation();
+  const label = t('earn.orders.order', { product: t(`product.${order.product}.name`), id: order.id });
+  return (
+    <li className="order" aria-label={label}>
+      <div className="order__head">
+        <h3 className="order__title">{label}</h3>
+        <Tag className="order__status" color={STATUS_COLORS[order.status]} fill="outline">
+          {t(`earn.orders.status.${order.status}`)}
+        </Tag>
+      </div>
+      <dl className="figures figures--row order__figures">
+        <Figure label={t('earn.orders.quantity')} value={formatAmount(order.quantity)} unit="AIC" />
+        <Figure label={t('earn.orders.income')} value={formatAmount(order.income)} unit="AIC" />
+        <Figure label={t('earn.orders.redeemable')} value={formatAmount(order.redeemable)} unit="AIC" />
+        {order.product === 'reinvest360' && <Figure label={t('earn.power')} value={formatAmount(order.power)} />}
+        {order.product === 'fixed30' && (
+          <Figure
+            label={t('earn.orders.remainingDays')}
+            value={order.remainingDays === null ? formatAmount(null) : t('earn.termDays', { count: order.remainingDays })}
+          />
+        )}
+        <Figure
+          label={t(order.product === 'current' ? 'earn.orders.cycleEnds' : 'earn.orders.countdown')}
+          value={<Countdown seconds={order.countdownSeconds} since={seenAt(order)} />}
+        />
+        <Figure
+          label={t('earn.orders.participation')}
+          value={<time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>}
+        />
+      </dl>
+      <OrderActions order={order} label={label} />
+    </li>
+  );
+}

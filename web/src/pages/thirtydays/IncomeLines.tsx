@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next';
+import { formatAmount } from '../../../../contract/format.ts';
+import { useRewardLog } from '../../api/earn.ts';
+import { PagedList } from '../../components/PagedList.tsx';
+
+/** Income lines of one kind (fixed: the daily accrual of 30-day orders), newest first. */
+export function IncomeLines({ kind, label }: { kind: string; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <PagedList
+      query={useRewardLog(kind)}
+      label={label}
+      failed={t('wallet.recordsFailed')}
+      render={(line) => (
+        <li key={`${line.day}|${line.orderId}|${line.kind}`} className="record">
+          <div className="record__row">
+            <span className="record__type">{t('earn.thirty.line', { id: line.orderId })}</span>
+            <span className="record__amount record__amount--in">
+              +{formatAmount(line.amount)} <span className="figure__unit">AIC</span>
+            </span>
+          </div>
+          <div className="record__row">
+            <time className="record__time" dateTime={line.day}>
+              {line.day}
+            </time>
+          </div>
+        </li>
+      )}
+    />
+  );
+}
