@@ -26,11 +26,4 @@ export const LoginData = Type.Object({
 });
 export type LoginData = Static<typeof LoginData>;
 
-export const UserInfoData = Type.Object({
-  userId: Type.String(),
-  name: Type.String(),
-  inviteCode: Type.String({ description: 'The user’s own invitation code' }),
-  inviterBound: Type.Boolean(),
-  isOperator: Type.Boolean(),
-});
-export type UserInfoData = Static<typeof UserInfoData>;
+export { UserInfoData } from './team.ts';

@@ -5,6 +5,8 @@ export const DayReport = Type.Object({
   status: Type.String({ description: 'done, waiting_funds or already_done' }),
   fixed: Type.Integer(),
   staticRows: Type.Integer(),
+  rebates: Type.Integer(),
+  released: Type.Integer(),
   matured: Type.Integer(),
   ended: Type.Integer(),
   shortfall: Type.Union([Type.String(), Type.Null()]),

@@ -14,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { earnRoutes } from './earn/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
+import { teamRoutes } from './team/routes.ts';
 import { installErrorHandling } from './http/errors.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(reviewRoutes, { ctx, exchange });
   await app.register(earnRoutes, { ctx });
   await app.register(operatorRoutes, { ctx });
+  await app.register(teamRoutes, { ctx });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

@@ -33,6 +33,19 @@ export type Config = {
   clockAdjustable: boolean;
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
+  team: TeamConfig;
+};
+
+export type TeamConfig = {
+  /** Own active AIC that makes an effective user. */
+  effectiveMinimum: string;
+  /** Team quantity (active AIC of the whole downline) for V1..V5. */
+  levelThresholds: string[];
+  /** Rebate rate by generation, of the downline's daily static earnings. */
+  rebateRates: string[];
+  /** Network income unlock: [own active AIC, share unlocked], highest first. */
+  unlockTiers: [string, string][];
+  lockupDays: number;
 };
 
 export type EarnDefaults = {
@@ -103,5 +116,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
+    team: {
+      effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
+      levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),
+      rebateRates: list(env.REBATE_RATES ?? '0.10,0.05,0.03,0.02,0.01'),
+      unlockTiers: list(env.UNLOCK_TIERS ?? '10000:0.5,5000:0.3').map((tier) => {
+        const [holding = '0', share = '0'] = tier.split(':');
+        return [holding, share] as [string, string];
+      }),
+      lockupDays: envInt(env, 'LOCKUP_DAYS', 10),
+    },
   };
 }

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AuthorPageData, AuthorPageQuery, LoginData, LoginQuery, UserInfoData } from '../../contract/auth.ts';
+import { AuthorPageData, AuthorPageQuery, LoginData, LoginQuery } from '../../contract/auth.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
 import { answers, ok } from '../http/schemas.ts';
 import type { ExchangeAdapter } from '../wallet/exchange.ts';
-import { bearerToken, userIdOf } from './guard.ts';
+import { bearerToken } from './guard.ts';
 import type { OAuthClient } from './oauth.ts';
 import { createSession, revokeSession } from './sessions.ts';
-import { findOrCreateUser, findUserById } from './users.ts';
+import { findOrCreateUser } from './users.ts';
 
 export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: ExchangeAdapter };
 
@@ -67,24 +66,6 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
       const token = bearerToken(request);
       if (token) await revokeSession(ctx.db, token, ctx.clock.now());
       return ok(null);
-    },
-  );
-
-  app.get(
-    PATHS.userInfo,
-    {
-      schema: { tags: ['auth'], summary: 'The signed-in user', security: [{ bearer: [] }], response: answers(UserInfoData) },
-    },
-    async (request) => {
-      const user = await findUserById(ctx.db, userIdOf(request));
-      if (!user) throw new AppError('UNAUTHORIZED');
-      return ok({
-        userId: String(user.id),
-        name: user.name,
-        inviteCode: user.inviteCode,
-        inviterBound: user.inviterId !== null,
-        isOperator: ctx.config.operatorUserIds.includes(user.id),
-      });
     },
   );
 };

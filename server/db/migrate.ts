@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_wallet_and_idempotency.ts';
 import * as m0004 from './migrations/0004_provider_store.ts';
 import * as m0005 from './migrations/0005_earn.ts';
 import * as m0006 from './migrations/0006_fillfactor.ts';
+import * as m0007 from './migrations/0007_team.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004_provider_store': m0004,
   '0005_earn': m0005,
   '0006_fillfactor': m0006,
+  '0007_team': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -10,6 +10,7 @@ export type AccountKind =
   | 'rewards'
   | 'locked_rewards'
   | 'exchange_wallet'
+  | 'network_rewards'
   | 'treasury'
   | 'supercomputing_pool'
   | 'exchange'
@@ -56,6 +57,7 @@ export interface UsersTable {
   name: string;
   invite_code: string;
   inviter_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  path: ColumnType<bigint[], bigint[] | undefined, bigint[]>;
   created_at: Timestamp;
 }
 
@@ -181,7 +183,30 @@ export interface SettlementDaysTable {
   duration_ms: number | null;
 }
 
+export interface TeamStatsTable {
+  user_id: Big;
+  day: string;
+  active: Big;
+  team_quantity: Big;
+  team_count: number;
+  direct_count: number;
+  effective: boolean;
+  level: number;
+}
+
+export interface LockupsTable {
+  user_id: Big;
+  day: string;
+  amount: Big;
+  unlockable: Big;
+  unlock_percent: string;
+  unlock_day: string;
+  released_on: string | null;
+}
+
 export interface Database {
+  team_stats: TeamStatsTable;
+  lockups: LockupsTable;
   orders: OrdersTable;
   income: IncomeTable;
   daily_quota: DailyQuotaTable;

@@ -3,7 +3,7 @@ import type { Database } from '../db/schema.ts';
 
 export type IncomeStep = {
   day: string;
-  kind: 'current' | 'fixed' | 'static';
+  kind: 'current' | 'fixed' | 'static' | 'rebate';
   /** The system account that pays: it must hold the money, or the step waits. */
   from: 'treasury' | 'supercomputing_pool';
   /**

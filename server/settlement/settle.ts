@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
+import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
 
 type Trx = Transaction<Database>;
@@ -24,6 +25,8 @@ export type DayReport = {
   status: 'done' | 'waiting_funds' | 'already_done';
   fixed: number;
   staticRows: number;
+  rebates: number;
+  released: number;
   matured: number;
   ended: number;
   shortfall: string | null;
@@ -33,8 +36,11 @@ export type DayReport = {
 async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
     await lockDay(trx, day);
-    // Set-based steps hash and group every active order; give them memory, not disk spills.
+    // Set-based steps hash and group every active order: memory rather than disk spills, and
+    // no JIT (PostgreSQL compiled these one-off statements for longer than they ran: 9.6 s
+    // against 0.8 s for a 10,000-member day).
     await sql`set local work_mem = '256MB'`.execute(trx);
+    await sql`set local jit = off`.execute(trx);
     return work(trx);
   });
 }
@@ -188,7 +194,8 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   const started = Date.now();
   const now = ctx.clock.now();
   if ((await dayStatus(ctx, day)) === 'done') {
-    return { day, status: 'already_done', fixed: 0, staticRows: 0, matured: 0, ended: 0, shortfall: null, durationMs: 0 };
+    const nothing = { fixed: 0, staticRows: 0, rebates: 0, released: 0, matured: 0, ended: 0 };
+    return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
   const shortfalls: string[] = [];
@@ -204,12 +211,20 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   const none = { rows: 0, total: 0n };
   const fixed = await attempt((trx) => fixedAccrual(trx, day, params), null);
   const statics = await attempt((trx) => staticOutput(trx, day, params, now), none);
+  const team = ctx.config.team;
+  const rebates = await attempt(async (trx) => {
+    await refreshTeamStats(trx, day, team);
+    const paid = await payRebates(trx, day, team);
+    await recordLockups(trx, day, team);
+    return paid;
+  }, none);
+  const released = await inStep(ctx, day, (trx) => releaseLockups(trx, day));
   const { matured, ended } = await inStep(ctx, day, (trx) => mature(trx, day, now, fixed !== null));
   await inStep(ctx, day, (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
   const durationMs = Date.now() - started;
-  const shortfall = shortfalls.length ? shortfalls.join(',') : null;
+  const shortfall = shortfalls.length ? [...new Set(shortfalls)].join(',') : null;
   await ctx.db
     .insertInto('settlement_days')
     .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs })
@@ -217,7 +232,18 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
       oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }),
     )
     .execute();
-  return { day, status, fixed: fixed?.rows ?? 0, staticRows: statics.rows, matured, ended, shortfall, durationMs };
+  return {
+    day,
+    status,
+    fixed: fixed?.rows ?? 0,
+    staticRows: statics.rows,
+    rebates: rebates.rows,
+    released,
+    matured,
+    ended,
+    shortfall,
+    durationMs,
+  };
 }
 
 /**

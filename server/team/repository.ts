@@ -1,0 +1,164 @@
+import { sql } from 'kysely';
+import { formatUnits, parseAmount } from '../../contract/money.ts';
+import type { TeamConfig } from '../config.ts';
+import type { Db } from '../db/connect.ts';
+import { addDays } from '../platform/clock.ts';
+
+const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
+
+/** A user's direct invitees with their branch figures and the rebates earned from each. */
+export async function inviteRecords(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
+  const limit = query.limit ?? 20;
+  const { rows } = await sql<{
+    id: bigint;
+    name: string;
+    created_at: Date;
+    level: number | null;
+    effective: boolean | null;
+    active: bigint | null;
+    team_quantity: bigint | null;
+    team_count: number | null;
+    rebate: bigint;
+  }>`
+    select u.id, u.name, u.created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
+      coalesce((select sum(i.amount) from income i
+        where i.user_id = ${userId} and i.kind = 'rebate' and i.inputs->>'branch' = u.id::text), 0)::bigint as rebate
+    from users u left join team_stats ts on ts.user_id = u.id
+    where u.inviter_id = ${userId} ${query.cursor ? sql`and u.id < ${BigInt(query.cursor)}` : sql``}
+    order by u.id desc limit ${limit + 1}`.execute(db);
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((r) => ({
+      userId: String(r.id),
+      name: r.name,
+      level: r.level ?? 0,
+      effective: r.effective ?? false,
+      subscription: amount(r.active),
+      teamQuantity: amount((r.team_quantity ?? 0n) + (r.active ?? 0n)),
+      teamCount: (r.team_count ?? 0) + 1,
+      rebate: amount(r.rebate),
+      joinedAt: r.created_at.toISOString(),
+    })),
+    nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null,
+  };
+}
+
+async function balances(db: Db, userId: bigint) {
+  const rows = await db
+    .selectFrom('accounts')
+    .select(['kind', 'balance'])
+    .where('user_id', '=', userId)
+    .where('asset', '=', 'AIC')
+    .execute();
+  return (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0n;
+}
+
+/** What the user holds in active orders now (the unlock tiers look at this). */
+async function held(db: Db, userId: bigint): Promise<bigint> {
+  const row = await sql<{ active: bigint }>`select coalesce(sum(principal), 0)::bigint as active from orders
+    where user_id = ${userId} and status in ('confirming', 'in_progress', 'reinvested', 'redeemable')`.execute(db);
+  return row.rows[0]?.active ?? 0n;
+}
+
+const units = (text: string) => {
+  const parsed = parseAmount(text);
+  return parsed.ok ? parsed.value : 0n;
+};
+
+export function unlockPercent(team: TeamConfig, holding: bigint): string {
+  const tier = [...team.unlockTiers]
+    .sort((a, b) => (units(b[0]) > units(a[0]) ? 1 : -1))
+    .find(([threshold]) => holding >= units(threshold));
+  return tier ? tier[1] : '0';
+}
+
+/** The network income summary: claimable, locked, the next release, the unlock tier. */
+export async function zeroProfit(db: Db, team: TeamConfig, userId: bigint) {
+  const [of, holding, pending] = await Promise.all([
+    balances(db, userId),
+    held(db, userId),
+    sql<{ total: bigint; next_day: string | null; next_amount: bigint | null }>`
+      select coalesce(sum(unlockable), 0)::bigint as total, min(unlock_day)::text as next_day,
+        (select sum(unlockable) from lockups l2 where l2.user_id = ${userId} and l2.released_on is null
+          and l2.unlock_day = (select min(unlock_day) from lockups l3 where l3.user_id = ${userId} and l3.released_on is null))::bigint as next_amount
+      from lockups where user_id = ${userId} and released_on is null`.execute(db),
+  ]);
+  const p = pending.rows[0];
+  return {
+    claimable: amount(of('network_rewards')),
+    locked: amount(of('locked_rewards')),
+    pendingUnlock: amount(p?.total),
+    nextUnlockDay: p?.next_day ?? null,
+    nextUnlockAmount: amount(p?.next_amount),
+    held: amount(holding),
+    unlockPercent: unlockPercent(team, holding),
+    tiers: team.unlockTiers.map(([h, percent]) => ({ holding: amount(units(h)), percent })),
+    lockupDays: team.lockupDays,
+  };
+}
+
+export async function zeroLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
+  const limit = query.limit ?? 20;
+  let q = db
+    .selectFrom('lockups')
+    .select(['day', 'amount', 'unlockable', 'unlock_percent', 'unlock_day', 'released_on'])
+    .where('user_id', '=', userId);
+  if (query.cursor) q = q.where('day', '<', query.cursor);
+  const rows = await q.orderBy('day', 'desc').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((r) => ({
+      day: String(r.day),
+      amount: amount(r.amount),
+      unlockable: amount(r.unlockable),
+      unlockPercent: r.unlock_percent,
+      unlockDay: String(r.unlock_day),
+      releasedOn: r.released_on ? String(r.released_on) : null,
+    })),
+    nextCursor: rows.length > limit ? String(page.at(-1)?.day) : null,
+  };
+}
+
+/** Everything the My screen shows about the user: level, team, earnings. */
+export async function userSummary(db: Db, userId: bigint, today: string) {
+  const [user, stats, of, holding, income, fixed] = await Promise.all([
+    db
+      .selectFrom('users as u')
+      .leftJoin('users as i', 'i.id', 'u.inviter_id')
+      .select(['u.id', 'u.name', 'u.invite_code', 'u.inviter_id', 'i.invite_code as inviter_code'])
+      .where('u.id', '=', userId)
+      .executeTakeFirst(),
+    db.selectFrom('team_stats').selectAll().where('user_id', '=', userId).executeTakeFirst(),
+    balances(db, userId),
+    held(db, userId),
+    sql<{ today: bigint; yesterday: bigint; cumulative: bigint; static: bigint; dynamic: bigint }>`
+      select coalesce(sum(amount) filter (where day = ${today}::date), 0)::bigint as today,
+        coalesce(sum(amount) filter (where day = ${addDays(today, -1)}::date), 0)::bigint as yesterday,
+        coalesce(sum(amount), 0)::bigint as cumulative,
+        coalesce(sum(amount) filter (where kind = 'static'), 0)::bigint as static,
+        coalesce(sum(amount) filter (where kind = 'rebate'), 0)::bigint as dynamic
+      from income where user_id = ${userId}`.execute(db),
+    sql<{ total: bigint }>`select coalesce(sum(principal + income), 0)::bigint as total from orders
+      where user_id = ${userId} and product = 'fixed30' and status = 'redeemable'`.execute(db),
+  ]);
+  const e = income.rows[0];
+  return {
+    user,
+    level: stats?.level ?? 0,
+    effective: stats?.effective ?? false,
+    held: amount(holding),
+    teamQuantity: amount(stats?.team_quantity),
+    teamCount: stats?.team_count ?? 0,
+    directCount: stats?.direct_count ?? 0,
+    earnings: {
+      today: amount(e?.today),
+      yesterday: amount(e?.yesterday),
+      cumulative: amount(e?.cumulative),
+      static: amount(e?.static),
+      dynamic: amount(e?.dynamic),
+      claimableReward: amount(of('rewards')),
+      claimableNetwork: amount(of('network_rewards')),
+      claimableFixed: amount(fixed.rows[0]?.total),
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ClaimData } from '../../contract/earn.ts';
+import { formatUnits } from '../../contract/money.ts';
+import { PATHS } from '../../contract/paths.ts';
+import {
+  InviteRecordsData,
+  InviteRecordsQuery,
+  UserInfoData,
+  ZeroLogData,
+  ZeroLogQuery,
+  ZeroProfitData,
+} from '../../contract/team.ts';
+import { userIdOf } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { idempotent } from '../http/idempotency.ts';
+import { answers, ok } from '../http/schemas.ts';
+import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { utcDay } from '../platform/clock.ts';
+import { inviteRecords, userSummary, zeroLog, zeroProfit } from './repository.ts';
+
+const secured = { security: [{ bearer: [] }] };
+const tags = ['team'];
+
+/** The "My" screens: the user, the team and network income. */
+export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    PATHS.userInfo,
+    { schema: { tags, summary: 'The signed-in user: codes, level, team and earnings', ...secured, response: answers(UserInfoData) } },
+    async (request) => {
+      const userId = userIdOf(request);
+      const summary = await userSummary(ctx.db, userId, utcDay(ctx.clock.now()));
+      if (!summary.user) throw new AppError('UNAUTHORIZED');
+      const { user, ...rest } = summary;
+      return ok({
+        userId: String(user.id),
+        name: user.name,
+        inviteCode: user.invite_code,
+        inviterBound: user.inviter_id !== null,
+        inviterCode: user.inviter_code ?? null,
+        isOperator: ctx.config.operatorUserIds.includes(userId),
+        ...rest,
+      });
+    },
+  );
+
+  app.get(
+    PATHS.inviteRecords,
+    { schema: { tags, summary: 'Direct invitees and their branches, by cursor', ...secured, querystring: InviteRecordsQuery, response: answers(InviteRecordsData) } },
+    async (request) => ok(await inviteRecords(ctx.db, userIdOf(request), request.query)),
+  );
+
+  app.get(
+    PATHS.zeroProfit,
+    { schema: { tags, summary: 'Network income: claimable, locked, next release, unlock tier', ...secured, response: answers(ZeroProfitData) } },
+    async (request) => ok(await zeroProfit(ctx.db, ctx.config.team, userIdOf(request))),
+  );
+
+  app.get(
+    PATHS.zeroLog,
+    { schema: { tags, summary: 'Network income lock-ups, newest first', ...secured, querystring: ZeroLogQuery, response: answers(ZeroLogData) } },
+    async (request) => ok(await zeroLog(ctx.db, userIdOf(request), request.query)),
+  );
+
+  app.post(
+    PATHS.receiveProfit,
+    { schema: { tags, summary: 'Claim unlocked network income into the wallet', ...secured, response: answers(ClaimData) } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const answer = await idempotent(
+        ctx,
+        request,
+        userId,
+        async (trx) => {
+          const claimable = await balanceOf(trx, { userId, asset: 'AIC', kind: 'network_rewards' });
+          if (claimable <= 0n) throw new AppError('CLAIM_NONE');
+          await postEntry(trx, {
+            kind: 'claim_network',
+            ref: `claim:${userId}`,
+            postings: [
+              { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
+              { userId, asset: 'AIC', kind: 'wallet', amount: claimable },
+            ],
+          });
+          return { claimed: formatUnits(claimable) };
+        },
+        new AppError('CLAIM_NONE'),
+      );
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+};

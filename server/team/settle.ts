@@ -1,0 +1,164 @@
+import { sql, type Transaction } from 'kysely';
+import { parseAmount, parseRate } from '../../contract/money.ts';
+import type { TeamConfig } from '../config.ts';
+import type { Database } from '../db/schema.ts';
+import { addDays } from '../platform/clock.ts';
+import { payIncome } from '../settlement/payIncome.ts';
+
+type Trx = Transaction<Database>;
+
+const units = (text: string) => {
+  const parsed = parseAmount(text);
+  if (!parsed.ok) throw new Error(`not an amount: ${text}`);
+  return parsed.value.toString();
+};
+
+/** A SQL CASE that maps a bigint expression to the highest threshold it reaches (0 if none). */
+function levelCase(expression: string, thresholds: string[]): string {
+  const arms = thresholds
+    .map((t, i) => ({ level: i + 1, units: units(t) }))
+    .reverse()
+    .map((t) => `when ${expression} >= ${t.units} then ${t.level}`)
+    .join(' ');
+  return `case ${arms} else 0 end`;
+}
+
+/**
+ * The day's team figures, from scratch: own active AIC, team quantity (active AIC of the whole
+ * downline), team size, direct invitees, effective (at least the minimum held) and level.
+ */
+export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
+  const minimum = units(team.effectiveMinimum);
+  await sql`delete from team_stats`.execute(trx);
+  const { rows } = await sql<{ n: bigint }>`
+    with own as (
+      select user_id, sum(principal)::bigint as active from orders
+      where status in ('confirming', 'in_progress', 'reinvested', 'redeemable') group by user_id
+    ),
+    team as (
+      select a.ancestor as user_id, coalesce(sum(o.active), 0)::bigint as quantity, count(*)::int as members
+      from users u cross join unnest(u.path) as a(ancestor)
+      left join own o on o.user_id = u.id
+      group by a.ancestor
+    ),
+    direct as (select inviter_id as user_id, count(*)::int as n from users where inviter_id is not null group by inviter_id),
+    inserted as (
+      insert into team_stats (user_id, day, active, team_quantity, team_count, direct_count, effective, level)
+      select u.id, ${day}::date, coalesce(o.active, 0), coalesce(t.quantity, 0), coalesce(t.members, 0),
+        coalesce(d.n, 0), coalesce(o.active, 0) >= ${minimum}::bigint,
+        ${sql.raw(levelCase('coalesce(t.quantity, 0)', team.levelThresholds))}
+      from users u
+      left join own o on o.user_id = u.id
+      left join team t on t.user_id = u.id
+      left join direct d on d.user_id = u.id
+      where o.user_id is not null or t.user_id is not null or d.user_id is not null
+      returning 1
+    )
+    select count(*) as n from inserted`.execute(trx);
+  return Number(rows[0]?.n ?? 0n);
+}
+
+/**
+ * Rebates on the day's static earnings: walking up from each earner, empty positions (not
+ * effective) are skipped, the next effective ancestors are generations 1, 2, … and a level Vk
+ * earns up to k generations, at the generation's rate. Paid from the treasury into the
+ * receiver's locked network income; one row per (receiver, source order, day).
+ */
+export async function payRebates(trx: Trx, day: string, team: TeamConfig) {
+  const rates = team.rebateRates.map((rate, i) => {
+    const { numerator, denominator } = parseRate(rate);
+    return `when ${i + 1} then trunc(e.amount::numeric * ${numerator} / ${denominator})`;
+  });
+  return payIncome(trx, {
+    day,
+    kind: 'rebate',
+    from: 'treasury',
+    candidates: sql`
+      with source as (
+        select i.user_id as earner, i.order_id, i.amount, u.path
+        from income i join users u on u.id = i.user_id
+        where i.day = ${day}::date and i.kind = 'static' and i.amount > 0 and cardinality(u.path) > 0
+      ),
+      ancestors as (
+        select s.earner, s.order_id, s.amount, a.ancestor, a.pos,
+          coalesce(s.path[a.pos + 1], s.earner) as branch
+        from source s cross join unnest(s.path) with ordinality as a(ancestor, pos)
+      ),
+      effective as (
+        select x.*, ts.level,
+          row_number() over (partition by x.earner, x.order_id order by x.pos desc) as generation
+        from ancestors x join team_stats ts on ts.user_id = x.ancestor and ts.effective
+      )
+      select e.ancestor as user_id, e.order_id,
+        (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
+        'locked_rewards' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
+        jsonb_build_object('generation', e.generation, 'level', e.level, 'source', e.amount::text,
+          'earner', e.earner::text, 'branch', e.branch::text) as inputs
+      from effective e
+      where e.generation <= ${team.rebateRates.length} and e.generation <= e.level`,
+  });
+}
+
+/**
+ * The day's network income goes into a lock-up: the share the holder's own active AIC unlocks
+ * (tiers) becomes claimable after the lock-up days; the rest stays locked.
+ */
+export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Promise<void> {
+  const tiers = team.unlockTiers
+    .map(([holding, share]) => ({ holding: units(holding), share }))
+    .sort((a, b) => (BigInt(b.holding) > BigInt(a.holding) ? 1 : -1));
+  const percent = tiers.map((t) => `when coalesce(ts.active, 0) >= ${t.holding} then '${t.share}'`).join(' ');
+  const unlockable = tiers
+    .map((t) => {
+      const { numerator, denominator } = parseRate(t.share);
+      return `when coalesce(ts.active, 0) >= ${t.holding} then trunc(r.amount::numeric * ${numerator} / ${denominator})`;
+    })
+    .join(' ');
+  await sql`
+    insert into lockups (user_id, day, amount, unlockable, unlock_percent, unlock_day)
+    select r.user_id, ${day}::date, r.amount,
+      (case ${sql.raw(unlockable)} else 0 end)::bigint,
+      case ${sql.raw(percent)} else '0' end,
+      ${addDays(day, team.lockupDays)}::date
+    from (select user_id, sum(amount)::bigint as amount from income
+          where day = ${day}::date and kind = 'rebate' group by user_id) r
+    left join team_stats ts on ts.user_id = r.user_id
+    where r.amount > 0
+    on conflict (user_id, day) do nothing`.execute(trx);
+}
+
+/** Lock-ups whose day has come: their unlockable part becomes claimable network income. */
+export async function releaseLockups(trx: Trx, day: string): Promise<number> {
+  const { rows } = await sql<{ n: bigint }>`
+    with released as (
+      update lockups set released_on = ${day}::date
+      where released_on is null and unlock_day <= ${day}::date
+      returning user_id, unlockable
+    ),
+    per_user as (select user_id, sum(unlockable)::bigint as amount from released where unlockable > 0 group by user_id),
+    entry as (
+      insert into journal_entries (kind, ref)
+      select 'unlock', ${`settlement:${day}:unlock`} where exists (select 1 from per_user)
+      returning id
+    ),
+    posts as (
+      insert into postings (entry_id, user_id, asset, kind, amount)
+      select entry.id, p.user_id, 'AIC', 'locked_rewards', -p.amount from entry, per_user p
+      union all
+      select entry.id, p.user_id, 'AIC', 'network_rewards', p.amount from entry, per_user p
+      returning 1
+    ),
+    debit as (
+      update accounts a set balance = a.balance - p.amount from per_user p
+      where a.user_id = p.user_id and a.asset = 'AIC' and a.kind = 'locked_rewards'
+      returning 1
+    ),
+    credit as (
+      insert into accounts (user_id, asset, kind, balance)
+      select user_id, 'AIC', 'network_rewards', amount from per_user
+      on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance
+      returning 1
+    )
+    select count(*) as n from released`.execute(trx);
+  return Number(rows[0]?.n ?? 0n);
+}

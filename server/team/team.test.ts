@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '../../contract/errors.ts';
+import { formatUnits, parseRate, UNIT } from '../../contract/money.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { createSession } from '../auth/sessions.ts';
+import { checkLedger } from '../ledger/ledger.ts';
+import { addDays, fixedClock } from '../platform/clock.ts';
+import { settleDay } from '../settlement/settle.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { buildTree, insertTree, type Member } from '../test/population.ts';
+import { bearer, post } from '../test/signIn.ts';
+import { unlockPercent } from './repository.ts';
+
+const USERS = 10_000;
+const DEPTH = 50;
+const DAY = '2026-11-10';
+/** Holdings chosen so the chain exercises compression and the unlock tiers. */
+const SPECIAL: Record<number, bigint> = {
+  50: 5n * UNIT, // not effective: the rebate walk must skip user 50
+  49: 4_999n * UNIT,
+  48: 5_000n * UNIT,
+  47: 9_999n * UNIT,
+  46: 10_000n * UNIT,
+};
+const principalOf = (id: number) => SPECIAL[id] ?? BigInt(10 + (id % 90)) * UNIT;
+
+/** An independent reading of the rules: levels, compression and rates, in plain bigint. */
+function expectedRebates(members: Member[], staticIncome: Map<bigint, bigint>, thresholds: bigint[], rates: string[]) {
+  const teamQuantity = new Map<bigint, bigint>();
+  for (const m of members) for (const a of m.path) teamQuantity.set(a, (teamQuantity.get(a) ?? 0n) + m.principal);
+  const level = (id: bigint) => thresholds.filter((t) => (teamQuantity.get(id) ?? 0n) >= t).length;
+  const byId = new Map(members.map((m) => [m.id, m]));
+  const effective = (id: bigint) => (byId.get(id)?.principal ?? 0n) >= 10n * UNIT;
+  const paid = new Map<string, bigint>();
+  for (const [earner, amount] of staticIncome) {
+    let generation = 0;
+    for (const ancestor of [...(byId.get(earner)?.path ?? [])].reverse()) {
+      if (!effective(ancestor)) continue;
+      generation += 1;
+      if (generation > rates.length) break;
+      if (generation > level(ancestor)) continue;
+      const { numerator, denominator } = parseRate(rates[generation - 1] as string);
+      const rebate = (amount * numerator) / denominator;
+      if (rebate > 0n) paid.set(`${ancestor}|${earner}`, rebate);
+    }
+  }
+  return paid;
+}
+
+describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on %s', (kind) => {
+  let t: TestApp;
+  let members: Member[];
+  beforeAll(async () => {
+    t = await startTestApp(kind, { seed: false, clock: fixedClock(new Date(`${addDays(DAY, 1)}T01:00:00Z`)) });
+    members = buildTree(USERS, DEPTH, principalOf);
+    await insertTree(t.ctx.db, members, '2026-11-02');
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const token = (id: number) => createSession(t.ctx.db, BigInt(id), t.ctx.clock.now(), 30, 'test');
+
+  it('has the depth asked for', () => {
+    expect(Math.max(...members.map((m) => m.path.length))).toBeGreaterThanOrEqual(DEPTH);
+  });
+
+  it('pays rebates by generation with compression, exactly as the rules read', async () => {
+    const report = await settleDay(t.ctx, DAY);
+    expect(report.status).toBe('done');
+    expect(report.rebates).toBeGreaterThan(1000);
+    const staticRows = await t.ctx.db.selectFrom('income').select(['user_id', 'amount']).where('kind', '=', 'static').execute();
+    const expected = expectedRebates(
+      members,
+      new Map(staticRows.map((r) => [r.user_id, r.amount])),
+      t.ctx.config.team.levelThresholds.map((x) => BigInt(x) * UNIT),
+      t.ctx.config.team.rebateRates,
+    );
+    const rows = await t.ctx.db.selectFrom('income').select(['user_id', 'amount', 'inputs']).where('kind', '=', 'rebate').execute();
+    const actual = new Map(
+      rows.filter((r) => r.amount > 0n).map((r) => [`${r.user_id}|${(r.inputs as { earner: string }).earner}`, r.amount]),
+    );
+    expect(actual.size).toBe(expected.size);
+    for (const [key, amount] of expected) expect(actual.get(key), key).toBe(amount);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+
+  it('skips the empty position: user 51’s first generation is user 49, not 50', async () => {
+    const rows = await t.ctx.db.selectFrom('income').select(['user_id', 'inputs']).where('kind', '=', 'rebate').execute();
+    const from51 = rows.filter((r) => (r.inputs as { earner: string }).earner === '51');
+    const byGeneration = Object.fromEntries(from51.map((r) => [(r.inputs as { generation: number }).generation, String(r.user_id)]));
+    expect(byGeneration[1]).toBe('49');
+    expect(Object.values(byGeneration)).not.toContain('50');
+  });
+
+  it('unlocks 0%, 30%, 30%, 50% at 4,999 / 5,000 / 9,999 / 10,000 AIC held', async () => {
+    const lockups = await t.ctx.db
+      .selectFrom('lockups')
+      .select(['user_id', 'unlock_percent', 'amount', 'unlockable'])
+      .where('user_id', 'in', [49n, 48n, 47n, 46n])
+      .orderBy('user_id', 'desc')
+      .execute();
+    expect(lockups.map((l) => l.unlock_percent)).toEqual(['0', '0.3', '0.3', '0.5']);
+    for (const l of lockups) {
+      const { numerator, denominator } = parseRate(l.unlock_percent);
+      expect(l.unlockable).toBe((l.amount * numerator) / denominator);
+    }
+    const team = t.ctx.config.team;
+    expect([4_999n, 5_000n, 9_999n, 10_000n].map((h) => unlockPercent(team, h * UNIT))).toEqual(['0', '0.3', '0.3', '0.5']);
+  });
+
+  it('pays rebates once when settlement runs twice', async () => {
+    const before = await t.ctx.db.selectFrom('income').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'rebate').executeTakeFirstOrThrow();
+    await t.ctx.db.deleteFrom('settlement_days').where('day', '=', DAY).execute();
+    await settleDay(t.ctx, DAY);
+    const after = await t.ctx.db.selectFrom('income').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'rebate').executeTakeFirstOrThrow();
+    expect(after.n).toEqual(before.n);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+
+  it('shows levels, team figures and invite records', async () => {
+    const info = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(await token(1)) })).json().data;
+    const downline = members.slice(1).reduce((sum, m) => sum + m.principal, 0n);
+    const level = t.ctx.config.team.levelThresholds.filter((x) => downline >= BigInt(x) * UNIT).length;
+    const direct = members.filter((m) => m.inviter === 1n).length;
+    expect(info).toMatchObject({ level, effective: true, directCount: direct, teamCount: USERS - 1 });
+    expect(info.teamQuantity).toBe(formatUnits(downline));
+    // The member with the most direct invitees, paged three at a time.
+    const directs = new Map<bigint, Member[]>();
+    for (const m of members) if (m.inviter) directs.set(m.inviter, [...(directs.get(m.inviter) ?? []), m]);
+    const [busiest, children] = [...directs].sort((a, b) => b[1].length - a[1].length)[0] as [bigint, Member[]];
+    const viewer = bearer(await token(Number(busiest)));
+    const seen: { userId: string; subscription: string; teamQuantity: string }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { items: typeof seen; nextCursor: string | null } = (
+        await t.app.inject({ url: PATHS.inviteRecords, query: { limit: '3', ...(cursor ? { cursor } : {}) }, headers: viewer })
+      ).json().data;
+      seen.push(...page.items);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen.map((r) => r.userId).sort()).toEqual(children.map((c) => String(c.id)).sort());
+    for (const child of children) {
+      const branch = members.filter((m) => m.id === child.id || m.path.includes(child.id));
+      const record = seen.find((r) => r.userId === String(child.id));
+      expect(record?.subscription).toBe(formatUnits(child.principal));
+      expect(record?.teamQuantity).toBe(formatUnits(branch.reduce((sum, m) => sum + m.principal, 0n)));
+    }
+  });
+
+  it('releases the unlockable part on day 10 and lets it be claimed once', async () => {
+    const holder = await token(46);
+    const summary = (await t.app.inject({ url: PATHS.zeroProfit, headers: bearer(holder) })).json().data;
+    expect(summary).toMatchObject({ claimable: '0', unlockPercent: '0.5', nextUnlockDay: addDays(DAY, 10) });
+    expect((await post(t.app, PATHS.receiveProfit, holder)).json().code).toBe(ERRORS.CLAIM_NONE.code);
+    for (let d = 1; d <= 9; d++) await settleDay(t.ctx, addDays(DAY, d));
+    const lockup = await t.ctx.db.selectFrom('lockups').selectAll().where('user_id', '=', 46n).where('day', '=', DAY).executeTakeFirstOrThrow();
+    expect(lockup.released_on).toBeNull();
+    await settleDay(t.ctx, addDays(DAY, 10));
+    const released = await t.ctx.db.selectFrom('lockups').selectAll().where('user_id', '=', 46n).where('day', '=', DAY).executeTakeFirstOrThrow();
+    expect(released.released_on).toBe(addDays(DAY, 10));
+    t.ctx.clock.set(new Date(`${addDays(DAY, 11)}T01:00:00Z`));
+    const claim = await post(t.app, PATHS.receiveProfit, await token(46));
+    expect(claim.json().code).toBe(0);
+    expect(BigInt(Math.round(Number(claim.json().data.claimed) * 1e8))).toBeGreaterThanOrEqual(released.unlockable);
+    expect((await post(t.app, PATHS.receiveProfit, await token(46))).json().code).toBe(ERRORS.CLAIM_NONE.code);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  }, 120_000);
+});

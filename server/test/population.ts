@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import { UNIT } from '../../contract/money.ts';
+import type { Db } from '../db/connect.ts';
+
+export type Member = { id: bigint; inviter: bigint | null; path: bigint[]; principal: bigint };
+
+/**
+ * A team tree: a chain `chainDepth` deep from user 1, then the rest hung under earlier users
+ * at deterministic pseudo-random places. `principalOf` gives each user's 360-day order.
+ */
+export function buildTree(users: number, chainDepth: number, principalOf: (id: number) => bigint): Member[] {
+  const members: Member[] = [];
+  for (let id = 1; id <= users; id++) {
+    let inviter: number | null = null;
+    if (id > 1 && id <= chainDepth + 1) inviter = id - 1;
+    else if (id > chainDepth + 1) inviter = 1 + ((id * 7919) % (id - 1));
+    const parent = inviter === null ? undefined : members[inviter - 1];
+    members.push({
+      id: BigInt(id),
+      inviter: inviter === null ? null : BigInt(inviter),
+      path: parent ? [...parent.path, parent.id] : [],
+      principal: principalOf(id),
+    });
+  }
+  return members;
+}
+
+/**
+ * Writes the tree with one active 360-day order per member (power 5 × principal, c = 1),
+ * their earning balances through one ledger entry, and a funded pool and treasury.
+ */
+export async function insertTree(db: Db, members: Member[], startDay: string): Promise<void> {
+  const batch = 2000;
+  for (let i = 0; i < members.length; i += batch) {
+    const part = members.slice(i, i + batch);
+    await db
+      .insertInto('users')
+      .values(
+        part.map((m) => ({
+          id: m.id as never,
+          subject: `tree-${m.id}`,
+          name: `member ${m.id}`,
+          invite_code: `T${m.id}`,
+          inviter_id: m.inviter,
+          path: m.path,
+        })),
+      )
+      .execute();
+    const orders = part.filter((m) => m.principal > 0n);
+    if (orders.length === 0) continue;
+    await db
+      .insertInto('orders')
+      .values(
+        orders.map((m) => ({
+          user_id: m.id,
+          product: 'reinvest360' as const,
+          principal: m.principal,
+          power: 5n * m.principal,
+          coefficient: '1.00000000',
+          status: 'in_progress' as const,
+          start_day: startDay,
+          created_at: new Date(`${startDay}T00:00:00Z`),
+          matures_day: '2027-12-31',
+        })),
+      )
+      .execute();
+  }
+  await sql`select setval(pg_get_serial_sequence('users', 'id'), (select max(id) from users))`.execute(db);
+  const funding = 100_000_000n * UNIT;
+  await sql`with e as (insert into journal_entries (kind, ref) values ('test_tree', 'tree') returning id),
+    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
+    total as (select coalesce(sum(amount), 0)::bigint as amount from per_user),
+    p as (insert into postings (entry_id, user_id, asset, kind, amount)
+      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
+      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + ${2n * funding}) from e, total
+      union all select e.id, 0, 'AIC', 'treasury', ${funding} from e
+      union all select e.id, 0, 'AIC', 'supercomputing_pool', ${funding} from e)
+    insert into accounts (user_id, asset, kind, balance, allow_negative)
+      select user_id, 'AIC', 'earning', amount, false from per_user
+      union all select 0, 'AIC', 'exchange', -(total.amount + ${2n * funding}), true from total
+      union all select 0, 'AIC', 'treasury', ${funding}, false
+      union all select 0, 'AIC', 'supercomputing_pool', ${funding}, false
+    on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance`.execute(db);
+  // Fresh bulk data has no statistics until autovacuum gets to it; plan with real ones.
+  await sql`analyze`.execute(db);
+}
