@@ -25,3 +25,66 @@ export const ClockAdvanceBody = Type.Object({
   days: Type.Integer({ minimum: 1, maximum: 400 }),
 });
 export type ClockAdvanceBody = Static<typeof ClockAdvanceBody>;
+
+export const FundBody = Type.Object({
+  account: Type.Union([Type.Literal('treasury'), Type.Literal('supercomputing_pool')]),
+  asset: Type.Union([Type.Literal('AIC'), Type.Literal('USDT')]),
+  amount: Type.String({ maxLength: 64 }),
+});
+export type FundBody = Static<typeof FundBody>;
+export const FundData = Type.Object({ account: Type.String(), asset: Type.String(), balance: Type.String() });
+
+/** The parameters an operator may schedule (versioned by the day they take effect). */
+export const PARAM_NAMES = [
+  'price.aic_usd',
+  'earn.current.daily_rate',
+  'earn.fixed30.daily_rate',
+  'earn.daily_quota',
+  'earn.minimum',
+  'earn.360.multiplier',
+  'earn.360.coefficient_base',
+  'earn.360.launch_day',
+  'earn.360.coefficient_max_days',
+  'earn.360.pool_output_rate',
+] as const;
+export const ParamBody = Type.Object({
+  name: Type.Union(PARAM_NAMES.map((n) => Type.Literal(n)) as [ReturnType<typeof Type.Literal>]),
+  value: Type.String({ minLength: 1, maxLength: 40 }),
+  effectiveDay: Type.String({ format: 'date' }),
+});
+export type ParamBody = { name: (typeof PARAM_NAMES)[number]; value: string; effectiveDay: string };
+export const ParamsData = Type.Object({
+  items: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() })),
+});
+
+export const LedgerCheckData = Type.Object({
+  ok: Type.Boolean(),
+  assetSums: Type.Record(Type.String(), Type.String()),
+  negativeUserAccounts: Type.Integer(),
+  accountsNotMatchingPostings: Type.Integer(),
+  coverage: Type.Object({
+    treasury: Type.String(),
+    pool: Type.String(),
+    /** Fixed-term interest the treasury will pay tomorrow. */
+    fixedNextDay: Type.String(),
+    /** Days of fixed-term interest the treasury covers at that pace. */
+    treasuryDays: Type.Union([Type.Integer(), Type.Null()]),
+    covered: Type.Boolean(),
+  }),
+  days: Type.Array(Type.Object({ day: Type.String(), status: Type.String(), shortfall: Type.Union([Type.String(), Type.Null()]) })),
+});
+export type LedgerCheckData = Static<typeof LedgerCheckData>;
+
+export const AuditData = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      operatorId: Type.String(),
+      action: Type.String(),
+      target: Type.Union([Type.String(), Type.Null()]),
+      detail: Type.Record(Type.String(), Type.Unknown()),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+});
+export type AuditData = Static<typeof AuditData>;

@@ -36,6 +36,10 @@ export const PATHS = {
   operatorReject: '/api/operator/reviews/:id/reject',
   operatorSettle: '/api/operator/settle',
   operatorClockAdvance: '/api/operator/clock/advance',
+  operatorFund: '/api/operator/fund',
+  operatorParams: '/api/operator/params',
+  operatorLedger: '/api/operator/ledger-check',
+  operatorAudit: '/api/operator/audit',
 } as const;
 
 export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

@@ -7,6 +7,7 @@ import * as m0004 from './migrations/0004_provider_store.ts';
 import * as m0005 from './migrations/0005_earn.ts';
 import * as m0006 from './migrations/0006_fillfactor.ts';
 import * as m0007 from './migrations/0007_team.ts';
+import * as m0008 from './migrations/0008_audit.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_earn': m0005,
   '0006_fillfactor': m0006,
   '0007_team': m0007,
+  '0008_audit': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

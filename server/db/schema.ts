@@ -204,7 +204,17 @@ export interface LockupsTable {
   released_on: string | null;
 }
 
+export interface OperatorAuditTable {
+  id: ColumnType<bigint, never, never>;
+  operator_id: Big;
+  action: string;
+  target: string | null;
+  detail: ColumnType<unknown, string | undefined, string>;
+  created_at: Timestamp;
+}
+
 export interface Database {
+  operator_audit: OperatorAuditTable;
   team_stats: TeamStatsTable;
   lockups: LockupsTable;
   orders: OrdersTable;

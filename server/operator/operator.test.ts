@@ -57,4 +57,44 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
       t.ctx.config.clockAdjustable = true;
     }
   });
+
+  it('funds the treasury and the pool, from outside, audited', async () => {
+    const res = await post(t.app, PATHS.operatorFund, operator, { account: 'treasury', asset: 'USDT', amount: '2500.5' });
+    expect(res.json().data).toEqual({ account: 'treasury', asset: 'USDT', balance: '202500.5' });
+    expect((await post(t.app, PATHS.operatorFund, operator, { account: 'treasury', asset: 'AIC', amount: '-1' })).json().code).toBe(
+      ERRORS.AMOUNT_INVALID.code,
+    );
+    expect((await post(t.app, PATHS.operatorFund, holder, { account: 'treasury', asset: 'AIC', amount: '1' })).json().code).toBe(
+      ERRORS.FORBIDDEN.code,
+    );
+  });
+
+  it('schedules parameters only for future, unsettled days', async () => {
+    const today = '2026-11-04';
+    const set = (name: string, value: string, effectiveDay: string) =>
+      post(t.app, PATHS.operatorParams, operator, { name, value, effectiveDay });
+    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-10')).json().code).toBe(0);
+    expect((await set('price.aic_usd', '1.25', today)).json().code).toBe(0);
+    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-02')).json().code).toBe(ERRORS.PARAM.code);
+    expect((await set('earn.fixed30.daily_rate', 'lots', '2026-11-10')).json().code).toBe(ERRORS.PARAM.code);
+    expect((await set('admin.password', '1', '2026-11-10')).json().code).toBe(ERRORS.PARAM.code);
+    const home = (await t.app.inject({ url: PATHS.home })).json().data;
+    expect(home.price).toBe('1.25');
+    const listed = (await t.app.inject({ url: PATHS.operatorParams, headers: bearer(operator) })).json().data.items;
+    expect(listed).toContainEqual({ name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-11-10' });
+  });
+
+  it('reports the ledger check green, with payout coverage', async () => {
+    const report = (await t.app.inject({ url: PATHS.operatorLedger, headers: bearer(operator) })).json().data;
+    expect(report).toMatchObject({ ok: true, negativeUserAccounts: 0, accountsNotMatchingPostings: 0 });
+    expect(report.coverage).toMatchObject({ fixedNextDay: '3', covered: true });
+    expect(report.days[0]).toMatchObject({ status: 'done' });
+  });
+
+  it('keeps an audit log of operator actions', async () => {
+    const items = (await t.app.inject({ url: PATHS.operatorAudit, headers: bearer(operator) })).json().data.items;
+    const actions = items.map((i: { action: string }) => i.action);
+    expect(actions).toEqual(expect.arrayContaining(['clock_advance', 'settle', 'fund', 'set_param']));
+    expect(items[0]).toMatchObject({ operatorId: '1', createdAt: expect.any(String) });
+  });
 });

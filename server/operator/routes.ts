@@ -1,12 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ClockAdvanceBody, SettleBody, SettleData } from '../../contract/operator.ts';
+import {
+  AuditData,
+  ClockAdvanceBody,
+  FundBody,
+  FundData,
+  LedgerCheckData,
+  ParamBody,
+  ParamsData,
+  SettleBody,
+  SettleData,
+} from '../../contract/operator.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotentClaimFirst } from '../http/idempotency.ts';
-import { answers } from '../http/schemas.ts';
+import { amountFrom } from '../http/amount.ts';
+import { idempotent, idempotentClaimFirst } from '../http/idempotency.ts';
+import { answers, ok } from '../http/schemas.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { settleDay, settleDue } from '../settlement/settle.ts';
+import { audit, auditLog } from './audit.ts';
+import { fund, ledgerReport, scheduleParam } from './console.ts';
 import { operatorIdOf } from './guard.ts';
 
 const secured = { security: [{ bearer: [] }] };
@@ -24,10 +37,11 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       const operator = operatorIdOf(ctx, request);
       const day = request.body?.day;
       if (day && day >= utcDay(ctx.clock.now())) throw new AppError('PARAM', 'only finished days settle');
-      const answer = await idempotentClaimFirst(ctx, request, operator, async () => ({
-        now: ctx.clock.now().toISOString(),
-        reports: day ? [await settleDay(ctx, day)] : await settleDue(ctx),
-      }));
+      const answer = await idempotentClaimFirst(ctx, request, operator, async () => {
+        const reports = day ? [await settleDay(ctx, day)] : await settleDue(ctx);
+        await audit(ctx.db, { operatorId: operator, action: 'settle', target: day ?? 'due', detail: { days: reports.map((r) => r.day) }, at: ctx.clock.now() });
+        return { now: ctx.clock.now().toISOString(), reports };
+      });
       return reply.code(answer.status).send(answer.body as never);
     },
   );
@@ -46,9 +60,70 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           reports.push(...(await settleDue(ctx)));
         }
         request.log.info({ operator: String(operator), days: request.body.days, today: utcDay(ctx.clock.now()) }, 'clock advanced');
+        await audit(ctx.db, { operatorId: operator, action: 'clock_advance', target: `${request.body.days} days`, at: ctx.clock.now() });
         return { now: ctx.clock.now().toISOString(), reports };
       });
       return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+
+  app.post(
+    PATHS.operatorFund,
+    { schema: { tags, summary: 'Fund the treasury or the supercomputing pool', ...secured, body: FundBody, response: answers(FundData) } },
+    async (request, reply) => {
+      const operator = operatorIdOf(ctx, request);
+      const amount = amountFrom(request.body.amount);
+      const answer = await idempotent(ctx, request, operator, async (trx) => {
+        const result = await fund(trx, { account: request.body.account, asset: request.body.asset, amount });
+        await audit(trx, { operatorId: operator, action: 'fund', target: `${request.body.account}:${request.body.asset}`, detail: { amount: request.body.amount }, at: ctx.clock.now() });
+        return result;
+      });
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+
+  app.get(
+    PATHS.operatorParams,
+    { schema: { tags, summary: 'Every scheduled parameter version', ...secured, response: answers(ParamsData) } },
+    async (request) => {
+      operatorIdOf(ctx, request);
+      const rows = await ctx.db.selectFrom('params').select(['name', 'value', 'effective_day']).orderBy('name').orderBy('effective_day', 'desc').execute();
+      return ok({ items: rows.map((r) => ({ name: r.name, value: r.value, effectiveDay: String(r.effective_day) })) });
+    },
+  );
+
+  app.post(
+    PATHS.operatorParams,
+    { schema: { tags, summary: 'Schedule a price, rate, quota or coefficient parameter from a day on', ...secured, body: ParamBody, response: answers(ParamsData) } },
+    async (request, reply) => {
+      const operator = operatorIdOf(ctx, request);
+      const body = request.body as import('../../contract/operator.ts').ParamBody;
+      const answer = await idempotent(ctx, request, operator, async (trx) => {
+        await scheduleParam(ctx, trx, body);
+        await audit(trx, { operatorId: operator, action: 'set_param', target: body.name, detail: { value: body.value, effectiveDay: body.effectiveDay }, at: ctx.clock.now() });
+        return { items: [{ name: body.name, value: body.value, effectiveDay: body.effectiveDay }] };
+      });
+      return reply.code(answer.status).send(answer.body as never);
+    },
+  );
+
+  app.get(
+    PATHS.operatorLedger,
+    { schema: { tags, summary: 'The ledger check and payout coverage, green or red', ...secured, response: answers(LedgerCheckData) } },
+    async (request) => {
+      operatorIdOf(ctx, request);
+      const report = await ledgerReport(ctx);
+      request.server.metrics.ledgerOk.set(report.ok ? 1 : 0);
+      return ok(report);
+    },
+  );
+
+  app.get(
+    PATHS.operatorAudit,
+    { schema: { tags, summary: 'Operator actions, newest first', ...secured, response: answers(AuditData) } },
+    async (request) => {
+      operatorIdOf(ctx, request);
+      return ok({ items: await auditLog(ctx.db) });
     },
   );
 };

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
 
 /**
  * Versioned parameters: a value applies from its effective day on, so a change never touches
@@ -8,7 +9,8 @@ import type { Db } from '../db/connect.ts';
 export const PARAM = {
   aicPriceUsd: 'price.aic_usd',
 } as const;
-export type ParamName = (typeof PARAM)[keyof typeof PARAM];
+/** Any versioned parameter: the price, and the earn parameters (earn/params.ts). */
+export type ParamName = (typeof PARAM)[keyof typeof PARAM] | `earn.${string}`;
 
 export type ParamVersion = { value: string; effectiveDay: string };
 
@@ -25,7 +27,12 @@ export async function paramHistory(db: Db, name: ParamName, day: string, limit =
   return rows.map((r) => ({ value: r.value, effectiveDay: String(r.effective_day) }));
 }
 
-export async function setParam(db: Db, name: ParamName, effectiveDay: string, value: string): Promise<void> {
+export async function setParam(
+  db: Db | Transaction<Database>,
+  name: ParamName,
+  effectiveDay: string,
+  value: string,
+): Promise<void> {
   await db
     .insertInto('params')
     .values({ name, effective_day: effectiveDay, value })

@@ -4,6 +4,7 @@ import { ReviewBody, ReviewParams, ReviewQueueData, TransferRecord } from '../..
 import type { AppContext } from '../context.ts';
 import { idempotent } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
+import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
 import type { ExchangeAdapter } from './exchange.ts';
 import { reviewQueue } from './repository.ts';
@@ -40,15 +41,18 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       },
       async (request, reply) => {
         const reviewer = operatorIdOf(ctx, request);
-        const answer = await idempotent(ctx, request, reviewer, (trx) =>
-          reviewTransfer(trx, exchange, {
-            id: BigInt(request.params.id),
-            approve,
-            reason: request.body?.reason?.trim() || null,
-            reviewer,
-            now: ctx.clock.now(),
-          }),
-        );
+        const reason = request.body?.reason?.trim() || null;
+        const answer = await idempotent(ctx, request, reviewer, async (trx) => {
+          const record = await reviewTransfer(trx, exchange, { id: BigInt(request.params.id), approve, reason, reviewer, now: ctx.clock.now() });
+          await audit(trx, {
+            operatorId: reviewer,
+            action: approve ? 'approve' : 'reject',
+            target: `transfer:${record.id}`,
+            detail: { type: record.type, asset: record.asset, amount: record.amount, reason },
+            at: ctx.clock.now(),
+          });
+          return record;
+        });
         return reply.code(answer.status).send(answer.body as never);
       },
     );

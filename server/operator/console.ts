@@ -1,0 +1,77 @@
+import { sql, type Transaction } from 'kysely';
+import { formatUnits, parseRate } from '../../contract/money.ts';
+import type { ParamBody } from '../../contract/operator.ts';
+import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { balanceOf, checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { utcDay } from '../platform/clock.ts';
+import { type ParamName, setParam } from '../platform/params.ts';
+
+/** Money enters the treasury or the pool from outside (the platform's own funds). */
+export async function fund(
+  trx: Transaction<Database>,
+  input: { account: 'treasury' | 'supercomputing_pool'; asset: 'AIC' | 'USDT'; amount: bigint },
+) {
+  await postEntry(trx, {
+    kind: 'fund',
+    ref: `fund:${input.account}`,
+    postings: [
+      { userId: SYSTEM, asset: input.asset, kind: 'exchange', amount: -input.amount },
+      { userId: SYSTEM, asset: input.asset, kind: input.account, amount: input.amount },
+    ],
+  });
+  const balance = await balanceOf(trx, { userId: SYSTEM, asset: input.asset, kind: input.account });
+  return { account: input.account, asset: input.asset, balance: formatUnits(balance) };
+}
+
+/**
+ * Schedules a parameter from a day on: never for a day already settled (past payouts keep the
+ * values in force on their day), never before today.
+ */
+export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>, body: ParamBody): Promise<void> {
+  if (body.name === 'earn.360.launch_day') {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(body.value)) throw new AppError('PARAM', 'launch day is a date');
+  } else {
+    try {
+      parseRate(body.value);
+    } catch {
+      throw new AppError('PARAM', 'not a decimal');
+    }
+  }
+  const today = utcDay(ctx.clock.now());
+  const settled = await trx
+    .selectFrom('settlement_days')
+    .select(sql<string>`max(day)::text`.as('day'))
+    .where('status', '=', 'done')
+    .executeTakeFirst();
+  if (body.effectiveDay < today || (settled?.day && body.effectiveDay <= settled.day)) {
+    throw new AppError('PARAM', 'a change applies from a future, unsettled day');
+  }
+  await setParam(trx, body.name as ParamName, body.effectiveDay, body.value);
+}
+
+/** The ledger's own check, and whether the treasury and the pool cover what comes next. */
+export async function ledgerReport(ctx: AppContext) {
+  const check = await checkLedger(ctx.db);
+  const [treasury, pool, fixed, days] = await Promise.all([
+    balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'treasury' }),
+    balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
+    sql<{ total: bigint }>`select coalesce(sum(trunc(principal::numeric * ${parseRate(ctx.config.earn.fixed30DailyRate).numerator}
+      / ${parseRate(ctx.config.earn.fixed30DailyRate).denominator})), 0)::bigint as total
+      from orders where product = 'fixed30' and status in ('confirming', 'in_progress')`.execute(ctx.db),
+    ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
+  ]);
+  const fixedNextDay = fixed.rows[0]?.total ?? 0n;
+  return {
+    ...check,
+    coverage: {
+      treasury: formatUnits(treasury),
+      pool: formatUnits(pool),
+      fixedNextDay: formatUnits(fixedNextDay),
+      treasuryDays: fixedNextDay > 0n ? Number(treasury / fixedNextDay) : null,
+      covered: treasury >= fixedNextDay,
+    },
+    days: days.map((d) => ({ day: String(d.day), status: d.status, shortfall: d.shortfall })),
+  };
+}
