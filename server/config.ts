@@ -34,6 +34,8 @@ export type Config = {
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
   team: TeamConfig;
+  /** Demo and tests: the moment the server's clock starts at (it runs on from there). */
+  clockStart: Date | undefined;
 };
 
 export type TeamConfig = {
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
+    clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     team: {
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),

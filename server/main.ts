@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);
-  const ctx = { config, db: handle.db, dbKind: handle.kind, clock: systemClock() };
+  const clock = systemClock(config.clockStart ? config.clockStart.getTime() - Date.now() : 0);
+  const ctx = { config, db: handle.db, dbKind: handle.kind, clock };
   const app = await buildApp(ctx);
 
   let stopScheduler = () => {};

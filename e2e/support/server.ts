@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
  * on a free port and a fresh embedded database unless env says otherwise.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'aic-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -32,10 +32,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://localhost:${port}`;
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
     const ok = await fetch(`${baseUrl}/api/home`).then((r) => r.ok, () => false);
     if (ok) break;
+    if (Date.now() > deadline) throw new Error(`server did not answer within 60 s: ${output.slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
