@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
 import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';
 import * as m0002 from './migrations/0002_users_and_sessions.ts';
@@ -26,7 +26,10 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
 
 export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+  // Kysely would otherwise find its bookkeeping tables in any schema of the database, and
+  // skip creating them in ours (several schemas share one database in tests and benchmarks).
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrator = new Migrator({ db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

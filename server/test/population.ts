@@ -6,14 +6,14 @@ export type Member = { id: bigint; inviter: bigint | null; path: bigint[]; princ
 
 /**
  * A team tree: a chain `chainDepth` deep from user 1, then the rest hung under earlier users
- * at deterministic pseudo-random places. `principalOf` gives each user's 360-day order.
+ * at deterministic pseudo-random places (a multiplicative hash), like a random recursive tree. `principalOf` gives each user's 360-day order.
  */
 export function buildTree(users: number, chainDepth: number, principalOf: (id: number) => bigint): Member[] {
   const members: Member[] = [];
   for (let id = 1; id <= users; id++) {
     let inviter: number | null = null;
     if (id > 1 && id <= chainDepth + 1) inviter = id - 1;
-    else if (id > chainDepth + 1) inviter = 1 + ((id * 7919) % (id - 1));
+    else if (id > chainDepth + 1) inviter = 1 + (Number((BigInt(id) * 2_654_435_761n) % 4_294_967_296n) % (id - 1));
     const parent = inviter === null ? undefined : members[inviter - 1];
     members.push({
       id: BigInt(id),
