@@ -6,6 +6,7 @@ import { coefficientScaled, type EarnParams, earnParams } from '../earn/params.t
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
+import { moveWithinUsers } from './moveWithinUsers.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
 
 type Trx = Transaction<Database>;
@@ -137,39 +138,18 @@ async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
         .where('matures_day', '<=', next)
         .executeTakeFirst()
     : { numUpdatedRows: 0n };
-  const { rows } = await sql<{ ended: bigint }>`
-    with ended as (
+  const ended = await moveWithinUsers(trx, {
+    changes: sql`
       update orders set status = 'ended', closed_at = ${now}
       where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
         and matures_day <= ${next}::date
-      returning user_id, principal
-    ),
-    per_user as (select user_id, sum(principal)::bigint as amount from ended group by user_id),
-    entry as (
-      insert into journal_entries (kind, ref)
-      select 'term_end', ${`settlement:${day}:term_end`} where exists (select 1 from per_user)
-      returning id
-    ),
-    posts as (
-      insert into postings (entry_id, user_id, asset, kind, amount)
-      select entry.id, p.user_id, 'AIC', 'earning', -p.amount from entry, per_user p
-      union all
-      select entry.id, p.user_id, 'AIC', 'wallet', p.amount from entry, per_user p
-      returning 1
-    ),
-    debit as (
-      update accounts a set balance = a.balance - p.amount from per_user p
-      where a.user_id = p.user_id and a.asset = 'AIC' and a.kind = 'earning'
-      returning 1
-    ),
-    credit as (
-      insert into accounts (user_id, asset, kind, balance)
-      select user_id, 'AIC', 'wallet', amount from per_user
-      on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance
-      returning 1
-    )
-    select count(*) as ended from ended`.execute(trx);
-  return { matured: Number(matured.numUpdatedRows), ended: Number(rows[0]?.ended ?? 0n) };
+      returning user_id, principal as amount`,
+    from: 'earning',
+    to: 'wallet',
+    kind: 'term_end',
+    ref: `settlement:${day}:term_end`,
+  });
+  return { matured: Number(matured.numUpdatedRows), ended };
 }
 
 /** Orders bought on `day` are recorded; from the next day on they are in progress. */

@@ -3,6 +3,7 @@ import { parseAmount, parseRate } from '../../contract/money.ts';
 import type { TeamConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
+import { moveWithinUsers } from '../settlement/moveWithinUsers.ts';
 import { payIncome } from '../settlement/payIncome.ts';
 
 type Trx = Transaction<Database>;
@@ -128,37 +129,15 @@ export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Pr
 }
 
 /** Lock-ups whose day has come: their unlockable part becomes claimable network income. */
-export async function releaseLockups(trx: Trx, day: string): Promise<number> {
-  const { rows } = await sql<{ n: bigint }>`
-    with released as (
+export function releaseLockups(trx: Trx, day: string): Promise<number> {
+  return moveWithinUsers(trx, {
+    changes: sql`
       update lockups set released_on = ${day}::date
       where released_on is null and unlock_day <= ${day}::date
-      returning user_id, unlockable
-    ),
-    per_user as (select user_id, sum(unlockable)::bigint as amount from released where unlockable > 0 group by user_id),
-    entry as (
-      insert into journal_entries (kind, ref)
-      select 'unlock', ${`settlement:${day}:unlock`} where exists (select 1 from per_user)
-      returning id
-    ),
-    posts as (
-      insert into postings (entry_id, user_id, asset, kind, amount)
-      select entry.id, p.user_id, 'AIC', 'locked_rewards', -p.amount from entry, per_user p
-      union all
-      select entry.id, p.user_id, 'AIC', 'network_rewards', p.amount from entry, per_user p
-      returning 1
-    ),
-    debit as (
-      update accounts a set balance = a.balance - p.amount from per_user p
-      where a.user_id = p.user_id and a.asset = 'AIC' and a.kind = 'locked_rewards'
-      returning 1
-    ),
-    credit as (
-      insert into accounts (user_id, asset, kind, balance)
-      select user_id, 'AIC', 'network_rewards', amount from per_user
-      on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance
-      returning 1
-    )
-    select count(*) as n from released`.execute(trx);
-  return Number(rows[0]?.n ?? 0n);
+      returning user_id, unlockable as amount`,
+    from: 'locked_rewards',
+    to: 'network_rewards',
+    kind: 'unlock',
+    ref: `settlement:${day}:unlock`,
+  });
 }
