@@ -53,8 +53,11 @@ export const useDailyIncome = () =>
     queryFn: () => apiGet<Static<typeof DailyIncomeData>>(PATHS.dailyIncome),
   });
 
-/** Whatever an earn action changes: products, orders, logs, the wallet (views are kept alive). */
-const EARN_QUERIES = [queryKeys.earn, queryKeys.wallet, queryKeys.userInfo] as const;
+/**
+ * Whatever an earn action changes: products, orders, logs, the wallet, the user's earnings and
+ * holding (the network income's unlock tier) — views are kept alive.
+ */
+const EARN_QUERIES = [queryKeys.earn, queryKeys.wallet, queryKeys.userInfo, queryKeys.team] as const;
 
 export const useBuy = () =>
   useIdempotentAction<BuyBody, Order>({

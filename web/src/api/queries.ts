@@ -19,6 +19,11 @@ export const queryKeys = {
   orders: (list: string, filter: object) => ['earn', 'orders', list, filter] as const,
   rewardLog: (kind: string) => ['earn', 'rewardLog', kind] as const,
   dailyIncome: ['earn', 'dailyIncome'] as const,
+  /** Every team query starts with this key: network income, its lock-ups, invitation records. */
+  team: ['team'] as const,
+  zeroProfit: ['team', 'zeroProfit'] as const,
+  zeroLog: ['team', 'zeroLog'] as const,
+  inviteRecords: ['team', 'inviteRecords'] as const,
 };
 
 export const useDashboard = () =>

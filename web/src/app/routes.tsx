@@ -23,6 +23,11 @@ export const routes: RouteObject[] = [
         ...meta('title.center', signedInOnly),
       },
       {
+        path: 'my',
+        lazy: async () => ({ Component: (await import('../pages/my/MyPage.tsx')).MyPage }),
+        ...meta('title.my', signedInOnly),
+      },
+      {
         path: 'rebate',
         lazy: async () => ({ Component: (await import('../pages/rebate/RebatePage.tsx')).RebatePage }),
         ...meta('title.rebate', signedInOnly),
@@ -38,6 +43,11 @@ export const routes: RouteObject[] = [
         path: 'wallet',
         lazy: async () => ({ Component: (await import('../pages/wallet/WalletPage.tsx')).WalletPage }),
         ...meta('title.wallet', signedInOnly),
+      },
+      {
+        path: 'operator',
+        lazy: async () => ({ Component: (await import('../pages/operator/OperatorPage.tsx')).OperatorPage }),
+        ...meta('title.operator', signedInOnly),
       },
       { path: '*', element: <Navigate to="/home" replace /> },
     ],

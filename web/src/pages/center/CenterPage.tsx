@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PRODUCTS, type ProductInfoData } from '../../../../contract/earn.ts';
 import { useProductInfo } from '../../api/earn.ts';
 import { queryKeys, useUserInfo } from '../../api/queries.ts';
@@ -18,9 +18,14 @@ function UserStrip() {
   return (
     <div className="user-strip">
       <p className="user-strip__name">{data ? `${data.name} · UID ${data.userId}` : t('common.loading')}</p>
-      <Link className="user-strip__link" to="/wallet">
-        {t('wallet.entry')}
-      </Link>
+      <div className="user-strip__links">
+        <Link className="user-strip__link" to="/my">
+          {t('my.entry')}
+        </Link>
+        <Link className="user-strip__link" to="/wallet">
+          {t('wallet.entry')}
+        </Link>
+      </div>
     </div>
   );
 }
@@ -51,6 +56,12 @@ export function CenterPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<string>(PRODUCTS[0] as string);
+  // A link may open a product's tab (My's reinvestment entry: ?tab=reinvest360).
+  const [search] = useSearchParams();
+  const wanted = PRODUCTS.find((product) => product === search.get('tab')) ?? null;
+  useEffect(() => {
+    if (wanted) setTab(wanted);
+  }, [wanted]);
   // Products, orders, logs and balances (every loaded page) come back fresh.
   const refresh = async () => {
     await Promise.all([
@@ -75,9 +86,9 @@ export function CenterPage() {
             </Tabs.Tab>
           ))}
         </Tabs>
-        <WithInfo>{(info) => <RewardsCard info={info} />}</WithInfo>
+        <WithInfo>{(info) => <RewardsCard rewards={info.rewards} />}</WithInfo>
         <IncomeChart />
-        <MyOrders />
+        <MyOrders focus={wanted} />
       </PullToRefresh>
     </main>
   );

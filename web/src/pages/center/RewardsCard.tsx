@@ -1,18 +1,20 @@
 import { Button, Dialog, Toast } from 'antd-mobile';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { formatAmount } from '../../../../contract/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useClaim } from '../../api/earn.ts';
 import { unitsOf } from '../../lib/amount.ts';
 
-/** The claimable reward (360-day static earnings, unlocked rebates) and its Claim action. */
-export function RewardsCard({ info }: { info: ProductInfoData }) {
+/**
+ * The claimable reward (360-day static earnings) and its Claim action: on the centre from the
+ * product info, on My from the user's earnings.
+ */
+export function RewardsCard({ rewards }: { rewards: string }) {
   const { t } = useTranslation();
   const busy = useRef(false);
   const { send, sending } = useClaim();
-  const claimable = unitsOf(info.rewards) ?? 0n;
+  const claimable = unitsOf(rewards) ?? 0n;
 
   const claim = async () => {
     if (busy.current) return;
@@ -25,7 +27,7 @@ export function RewardsCard({ info }: { info: ProductInfoData }) {
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t('earn.rewards.confirm', { amount: formatAmount(info.rewards) }),
+        content: t('earn.rewards.confirm', { amount: formatAmount(rewards) }),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });
@@ -47,7 +49,7 @@ export function RewardsCard({ info }: { info: ProductInfoData }) {
       <div className="rewards__body">
         <p className="card__label">{t('earn.rewards.title')}</p>
         <p className="rewards__amount" data-testid="rewards">
-          {formatAmount(info.rewards)} <span className="figure__unit">AIC</span>
+          {formatAmount(rewards)} <span className="figure__unit">AIC</span>
         </p>
         <p className="field__note">{t('earn.rewards.hint')}</p>
       </div>

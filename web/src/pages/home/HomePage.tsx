@@ -8,6 +8,7 @@ import { useDashboard } from '../../api/queries.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { LanguagePanel } from '../../components/LanguagePanel.tsx';
 import { useLanguage } from '../../i18n/index.ts';
+import { OperatorEntry } from '../operator/OperatorEntry.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
 
@@ -95,10 +96,16 @@ export function HomePage() {
           {signedIn ? t('home.enter') : t('home.signIn')}
         </Button>
         {signedIn && (
-          <Button block fill="outline" size="large" onClick={() => navigate('/wallet')}>
-            {t('wallet.entry')}
-          </Button>
+          <div className="actions__pair">
+            <Button block fill="outline" size="large" onClick={() => navigate('/my')}>
+              {t('my.entry')}
+            </Button>
+            <Button block fill="outline" size="large" onClick={() => navigate('/wallet')}>
+              {t('wallet.entry')}
+            </Button>
+          </div>
         )}
+        {signedIn && phase === 'ready' && <OperatorEntry />}
         {signedIn && (
           <Button block fill="outline" size="large" onClick={() => void logout()}>
             {t('common.logout')}

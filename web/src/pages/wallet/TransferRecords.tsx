@@ -2,8 +2,10 @@ import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTransferRecords } from '../../api/wallet.ts';
-import { type FilterValue, isFiltered, NO_FILTER, toQuery } from './filter.ts';
-import { RecordFilter } from './RecordFilter.tsx';
+import { TRANSFER_TYPES, type TransferType } from '../../../../contract/wallet.ts';
+import { FilterSheet } from '../../components/FilterSheet.tsx';
+import { isFiltered, noFilter, type RangeFilter, rangeQuery } from '../../lib/rangeFilter.ts';
+import { typeLabelKey } from './moves.ts';
 import { RecordItem } from './RecordItem.tsx';
 
 function Loading() {
@@ -18,9 +20,9 @@ function Loading() {
 /** Transfer records, newest first, loaded page by page as the list scrolls, with a filter. */
 export function TransferRecords() {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<FilterValue>(NO_FILTER);
+  const [filter, setFilter] = useState<RangeFilter<TransferType>>(noFilter);
   const [filterOpening, setFilterOpening] = useState(0); // 0: closed; each opening mounts afresh
-  const { data, isPending, isError, refetch, hasNextPage, fetchNextPage } = useTransferRecords(toQuery(filter));
+  const { data, isPending, isError, refetch, hasNextPage, fetchNextPage } = useTransferRecords(rangeQuery(filter, 'type'));
   const items = data?.pages.flatMap((page) => page.items) ?? [];
   const filtered = isFiltered(filter);
 
@@ -85,7 +87,14 @@ export function TransferRecords() {
       </header>
       {body}
       {filterOpening > 0 && (
-        <RecordFilter key={filterOpening} initial={filter} onApply={setFilter} onClosed={() => setFilterOpening(0)} />
+        <FilterSheet
+          key={filterOpening}
+          choiceLabel={t('wallet.orderType')}
+          options={TRANSFER_TYPES.map((type) => ({ value: type, label: t(typeLabelKey(type)) }))}
+          initial={filter}
+          onApply={setFilter}
+          onClosed={() => setFilterOpening(0)}
+        />
       )}
     </section>
   );

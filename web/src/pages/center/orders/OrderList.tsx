@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { PRODUCTS, type Product } from '../../../../../contract/earn.ts';
 import { useTranslation } from 'react-i18next';
 import { type OrderListName, type OrderQuery, useOrders } from '../../../api/earn.ts';
 import { PagedList } from '../../../components/PagedList.tsx';
-import { isFiltered, NO_ORDER_FILTER, type OrderFilterValue, toOrderQuery } from './filter.ts';
+import { isFiltered, noFilter, type RangeFilter, rangeQuery } from '../../../lib/rangeFilter.ts';
+import { FilterSheet } from '../../../components/FilterSheet.tsx';
 import { OrderCard } from './OrderCard.tsx';
-import { OrderFilter } from './OrderFilter.tsx';
 
 /** Orders, newest first, loaded page by page as the list scrolls. */
 export function OrderList({ list, query, label }: { list: OrderListName; query: OrderQuery; label: string }) {
@@ -20,10 +21,16 @@ export function OrderList({ list, query, label }: { list: OrderListName; query: 
   );
 }
 
-/** Records of participation: every order, with the filter (order type, time range). */
-export function MyOrders() {
+/**
+ * Records of participation: every order, with the filter (order type, time range). A link may
+ * ask for one product's orders (`focus`), e.g. My's reinvestment entry for the 360-day ones.
+ */
+export function MyOrders({ focus }: { focus?: Product | null }) {
   const { t } = useTranslation();
-  const [filter, setFilter] = useState<OrderFilterValue>(NO_ORDER_FILTER);
+  const [filter, setFilter] = useState<RangeFilter<Product>>(noFilter);
+  useEffect(() => {
+    if (focus) setFilter({ ...noFilter<Product>(), choice: focus });
+  }, [focus]);
   const [filterOpening, setFilterOpening] = useState(0); // 0: closed; each opening mounts afresh
   const title = t('earn.orders.title');
   return (
@@ -38,9 +45,16 @@ export function MyOrders() {
           {t('wallet.filter')}
         </button>
       </header>
-      <OrderList list="all" query={toOrderQuery(filter)} label={title} />
+      <OrderList list="all" query={rangeQuery(filter, 'product')} label={title} />
       {filterOpening > 0 && (
-        <OrderFilter key={filterOpening} initial={filter} onApply={setFilter} onClosed={() => setFilterOpening(0)} />
+        <FilterSheet
+          key={filterOpening}
+          choiceLabel={t('wallet.orderType')}
+          options={PRODUCTS.map((product) => ({ value: product, label: t(`product.${product}.name`) }))}
+          initial={filter}
+          onApply={setFilter}
+          onClosed={() => setFilterOpening(0)}
+        />
       )}
     </section>
   );

@@ -1,32 +1,32 @@
 import { Button, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PRODUCTS, type Product } from '../../../../../contract/earn.ts';
-import { ChoiceGroup } from '../../../components/ChoiceGroup.tsx';
-import { DateField } from '../../../components/DateField.tsx';
-import { NO_ORDER_FILTER, type OrderFilterValue } from './filter.ts';
+import { noFilter, type RangeFilter } from '../lib/rangeFilter.ts';
+import { ChoiceGroup } from './ChoiceGroup.tsx';
+import { DateField } from './DateField.tsx';
 
 /**
- * The order filter (spec: order type, order time range with select date, reset, confirm). It
- * edits a draft; Confirm applies it, Reset clears the draft. Mounted per opening.
+ * The filter popup of the spec: a type choice, a time range with select date, reset and
+ * confirm. It edits a draft; Confirm applies it, Reset clears the draft. Mounted per opening.
  */
-export function OrderFilter({
+export function FilterSheet<T extends string>({
+  choiceLabel,
+  options,
   initial,
   onApply,
   onClosed,
 }: {
-  initial: OrderFilterValue;
-  onApply: (value: OrderFilterValue) => void;
+  choiceLabel: string;
+  options: { value: T; label: string }[];
+  initial: RangeFilter<T>;
+  onApply: (value: RangeFilter<T>) => void;
   onClosed: () => void;
 }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState(true);
-  const [draft, setDraft] = useState<OrderFilterValue>(initial);
+  const [draft, setDraft] = useState<RangeFilter<T>>(initial);
   const today = new Date();
-  const productOptions: { value: Product | 'all'; label: string }[] = [
-    { value: 'all', label: t('wallet.all') },
-    ...PRODUCTS.map((product) => ({ value: product, label: t(`product.${product}.name`) })),
-  ];
+  const choices: { value: T | 'all'; label: string }[] = [{ value: 'all', label: t('wallet.all') }, ...options];
 
   const confirm = () => {
     onApply(draft);
@@ -47,12 +47,12 @@ export function OrderFilter({
         <header className="sheet__header">
           <h2 className="sheet__title">{t('wallet.filter')}</h2>
         </header>
-        <p className="field__label">{t('wallet.orderType')}</p>
+        <p className="field__label">{choiceLabel}</p>
         <ChoiceGroup
-          label={t('wallet.orderType')}
-          options={productOptions}
-          value={draft.product}
-          onChange={(product) => setDraft({ ...draft, product })}
+          label={choiceLabel}
+          options={choices}
+          value={draft.choice}
+          onChange={(choice) => setDraft({ ...draft, choice })}
         />
         <p className="field__label">{t('wallet.timeRange')}</p>
         <div className="date-range">
@@ -74,7 +74,7 @@ export function OrderFilter({
           />
         </div>
         <div className="sheet__buttons">
-          <Button block size="large" fill="outline" onClick={() => setDraft(NO_ORDER_FILTER)}>
+          <Button block size="large" fill="outline" onClick={() => setDraft(noFilter<T>())}>
             {t('common.reset')}
           </Button>
           <Button block size="large" color="primary" onClick={confirm}>

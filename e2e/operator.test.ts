@@ -1,0 +1,215 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HomePage } from './pages/HomePage.ts';
+import { OperatorPage, type OperatorTab } from './pages/OperatorPage.ts';
+import { WalletPage } from './pages/WalletPage.ts';
+import { launchBrowser, phonePage } from './support/browser.ts';
+import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { type RunningServer, startServer } from './support/server.ts';
+
+const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
+
+const TABS: OperatorTab[] = ['Reviews', 'Ledger', 'Fund', 'Parameters', 'Settlement', 'Audit log'];
+
+/** Every call the page makes to the operator API (a holder's page must make none). */
+function recordOperatorCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/operator')) calls.push(request.url());
+  });
+  return calls;
+}
+
+describe('operator console at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer({ OPERATOR_USER_IDS: '1' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('reviews two withdrawals: approve one, reject one with a reason; the holder sees both and the books balance', async () => {
+    // The operator signs in first, in her own context, so she is user 1.
+    const olga = await phonePage(browser, 'en-US');
+    await signInThroughExchange(olga.page, server.baseUrl, { create: 'Olga' });
+    expect(await storedCookie(olga.page, 'userId')).toBe('1');
+    const desk = new OperatorPage(olga.page, server.baseUrl);
+    await desk.homeEntry.waitFor();
+
+    // The holder moves 1,000 AIC in and asks to withdraw 200 and 300 AIC.
+    const hana = await phonePage(browser, 'en-US');
+    const hanaOperatorCalls = recordOperatorCalls(hana.page);
+    await signInThroughExchange(hana.page, server.baseUrl, { create: 'Hana' });
+    expect(await storedCookie(hana.page, 'userId')).toBe('2');
+    const wallet = new WalletPage(hana.page, server.baseUrl);
+    await wallet.goto();
+    await wallet.openMove('Transfer in');
+    await wallet.submit('Transfer in', '1000');
+    await wallet.confirm();
+    await hana.page.getByText('Operation successful').waitFor();
+    await expect.poll(() => text(wallet.balance('AIC', 'Available'))).toBe('1,000.00');
+    for (const amount of ['200', '300']) {
+      await wallet.openMove('Withdraw');
+      await wallet.submit('Withdraw', amount);
+      await wallet.confirm();
+      await hana.page.getByText('Submitted for review').waitFor();
+      await wallet.form('Withdraw').waitFor({ state: 'hidden' });
+    }
+    await expect.poll(() => text(wallet.balance('AIC', 'Under review'))).toBe('500.00');
+
+    // A holder who opens the console is told no, and the app asks the server nothing for her.
+    const hanaConsole = new OperatorPage(hana.page, server.baseUrl);
+    await hanaConsole.goto();
+    await hanaConsole.denied.waitFor();
+    expect(await hanaConsole.tab('Reviews').count()).toBe(0);
+    // Home knows she is no operator (user info is loaded): no way in.
+    await new HomePage(hana.page, server.baseUrl).goto();
+    await hana.page.getByTestId('total-amount').waitFor();
+    expect(await hanaConsole.homeEntry.count()).toBe(0);
+    expect(hanaOperatorCalls).toEqual([]);
+
+    // The operator opens the console from home: both requests wait in the queue.
+    await desk.homeEntry.click();
+    await desk.heading.waitFor();
+    await expect.poll(() => desk.reviews.getByRole('listitem').count()).toBe(2);
+    await olga.page.screenshot({ path: '/tmp/operator-en-0-queue.png', fullPage: true });
+    const first = await text(desk.review('200.00'));
+    expect(first).toContain('Withdraw');
+    expect(first).toContain('UID 2');
+    expect(first).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+
+    // Approve the 200: a confirmation names the request first.
+    const question = await desk.approve('200.00');
+    expect(question).toContain('Approve this request? Withdraw · 200.00 AIC · UID 2.');
+    await expect.poll(() => desk.reviews.getByRole('listitem').count()).toBe(1);
+
+    // Reject the 300: the dialog wants a reason before anything is sent.
+    await desk.openReject('300.00');
+    expect(await text(desk.rejectDialog)).toContain('Reject this request? Withdraw · 300.00 AIC · UID 2.');
+    await desk.submitReject();
+    expect(await text(desk.rejectDialog.getByRole('alert'))).toBe('Please enter a reason');
+    await olga.page.screenshot({ path: '/tmp/operator-en-0-reject.png' });
+    await desk.submitReject('Destination address not verified');
+    await desk.done();
+    await desk.rejectDialog.waitFor({ state: 'hidden' });
+    await desk.reviewQueue.getByText('Nothing to review').waitFor();
+
+    // The holder's records: the rejected one failed with its reason, the approved one succeeded;
+    // the rejected 300 is back, so 1,000 - 200 = 800 is available.
+    await wallet.goto();
+    await hana.page.reload();
+    await wallet.heading.waitFor();
+    await expect.poll(() => wallet.records.getByRole('listitem').count()).toBe(3);
+    const rejected = await text(wallet.record(0));
+    expect(rejected).toContain('-300.00');
+    expect(rejected).toContain('Failure');
+    expect(rejected).toContain('Reason: Destination address not verified');
+    const approved = await text(wallet.record(1));
+    expect(approved).toContain('-200.00');
+    expect(approved).toContain('Success');
+    expect(await text(wallet.balance('AIC', 'Available'))).toBe('800.00');
+    expect(await text(wallet.balance('AIC', 'Under review'))).toBe('0.00');
+
+    // The audit log lists both actions, newest first, with who and why.
+    await desk.openTab('Audit log');
+    await expect.poll(() => desk.auditLog.getByRole('listitem').count()).toBe(2);
+    const rejection = await text(desk.auditEntry(0));
+    expect(rejection).toContain('Rejected');
+    expect(rejection).toContain('Reason: Destination address not verified');
+    expect(rejection).toContain('By UID 1');
+    const approval = await text(desk.auditEntry(1));
+    expect(approval).toContain('Approved');
+    expect(approval).toContain('Amount: 200');
+
+    // The ledger check is green: every asset sums to zero, no balance is negative.
+    await desk.openTab('Ledger');
+    await desk.verdict.waitFor();
+    expect(await text(desk.verdict.locator('p').first())).toBe('Books balance');
+    expect(await desk.verdict.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(10, 158, 110)');
+    expect(await text(desk.ledgerFigure('AIC total of all accounts'))).toBe('0');
+    expect(await text(desk.ledgerFigure('Negative user balances'))).toBe('0');
+
+    // Funding the treasury says what it holds now, and shows in the coverage.
+    const treasuryBefore = await text(desk.ledgerFigure('Treasury'));
+    await desk.openTab('Fund');
+    await desk.fund('Treasury', 'AIC', '1000');
+    expect(await text(desk.confirmDialog)).toContain('Add 1,000.00 AIC to Treasury?');
+    await desk.confirm();
+    await desk.done();
+    await desk.fundForm.getByRole('status').getByText(/^Treasury balance now: [\d,]+\.\d{2} AIC$/).waitFor();
+    await desk.openTab('Ledger');
+    await expect.poll(() => text(desk.ledgerFigure('Treasury'))).not.toBe(treasuryBefore);
+
+    // A parameter scheduled from the server's today shows as in force.
+    await desk.openTab('Parameters');
+    await desk.scheduleParam('Minimum subscription (AIC)', '1');
+    expect(await text(desk.confirmDialog)).toMatch(/^Please confirm.*Set Minimum subscription \(AIC\) to 1 from \d{4}-\d{2}-\d{2}\?/);
+    await desk.confirm();
+    await desk.done();
+    await expect.poll(() => text(desk.param('Minimum subscription (AIC)'))).toMatch(/1earn\.minimumsince \d{4}-\d{2}-\d{2}/);
+
+    // Settlement of everything due reports the server's time.
+    await desk.openTab('Settlement');
+    await desk.settlement.getByRole('button', { name: 'Settle everything due', exact: true }).click();
+    await desk.confirm();
+    await desk.done();
+    await desk.settleResult.getByText(/^Server time now: /).waitFor();
+
+    // The demo clock moves two days on (no orders: nothing is due); then the day just finished
+    // is settled by hand and reported, and shows among the ledger's recent days.
+    const before = await text(desk.settleResult.getByText(/^Server time now: /));
+    await desk.advanceClock(2);
+    await desk.confirm();
+    await desk.done();
+    await expect.poll(() => text(desk.settleResult.getByText(/^Server time now: /))).not.toBe(before);
+    const day = await desk.settlement.getByRole('button', { name: /^Day \(UTC\)/ }).textContent();
+    const yesterday = /\d{4}-\d{2}-\d{2}/.exec(day ?? '')?.[0] ?? '';
+    expect(yesterday > new Date().toISOString().slice(0, 10)).toBe(true);
+    await desk.settlement.getByRole('button', { name: 'Settle this day', exact: true }).click();
+    expect(await text(desk.confirmDialog)).toContain(`Settle ${yesterday}?`);
+    await desk.confirm();
+    await desk.done();
+    const report = desk.settleResult.getByRole('listitem', { name: yesterday });
+    await report.waitFor();
+    expect(await text(report)).toContain('Done');
+    await desk.openTab('Ledger');
+    await desk.settlementDays.getByRole('listitem').filter({ hasText: yesterday }).waitFor();
+    expect(await text(desk.verdict.locator('p').first())).toBe('Books balance');
+
+    // Every action is in the audit log.
+    await desk.openTab('Audit log');
+    await expect.poll(() => desk.auditLog.getByRole('listitem').count()).toBe(7);
+    expect(await text(desk.auditEntry(0))).toContain('Settlement run');
+    expect(await text(desk.auditEntry(1))).toContain('Clock advanced');
+
+    // Screenshots of every tab, in English and in Simplified Chinese.
+    const shoot = async (language: string) => {
+      await desk.page.locator('.adm-toast-main').waitFor({ state: 'hidden' });
+      for (const [index, tab] of TABS.entries()) {
+        await desk.page.getByRole('tab').nth(index).click();
+        await desk.page.waitForTimeout(300);
+        await desk.page.screenshot({ path: `/tmp/operator-${language}-${index + 1}-${tab.replace(' ', '-').toLowerCase()}.png`, fullPage: true });
+      }
+    };
+    await shoot('en');
+    const home = new HomePage(olga.page, server.baseUrl);
+    await home.goto();
+    await home.languageButton('English').click();
+    await olga.page.getByRole('navigation').getByRole('button', { name: '简体中文', exact: true }).click();
+    await olga.page.getByRole('navigation').waitFor({ state: 'hidden' });
+    await olga.page.getByRole('button', { name: '运营控制台', exact: true }).click();
+    await olga.page.getByRole('heading', { level: 1, name: '运营控制台' }).waitFor();
+    await olga.page.getByRole('tab', { name: '审核', exact: true }).waitFor();
+    await shoot('zh-cn');
+    await hanaConsole.goto();
+    await hanaConsole.denied.waitFor();
+    await hana.page.screenshot({ path: '/tmp/operator-denied-en.png', fullPage: true });
+
+    expect(olga.errors).toEqual([]);
+    expect(hana.errors).toEqual([]);
+  });
+});

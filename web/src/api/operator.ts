@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Static } from 'typebox';
+import type {
+  AuditData,
+  ClockAdvanceBody,
+  FundBody,
+  FundData,
+  LedgerCheckData,
+  ParamBody,
+  ParamsData,
+  SettleBody,
+  SettleData,
+} from '../../../contract/operator.ts';
+import { PATHS } from '../../../contract/paths.ts';
+import type { ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
+import { apiGet, apiPost } from './client.ts';
+import { queryKeys } from './queries.ts';
+import { useIdempotentAction } from './useIdempotentAction.ts';
+
+export type ReviewItem = ReviewQueueData['items'][number];
+export type ParamVersion = Static<typeof ParamsData>['items'][number];
+export type AuditEntry = AuditData['items'][number];
+export type DayReport = SettleData['reports'][number];
+
+/** Every operator query starts with this key: invalidate it after any operator action. */
+export const operatorKeys = {
+  all: ['operator'] as const,
+  reviews: ['operator', 'reviews'] as const,
+  ledger: ['operator', 'ledger'] as const,
+  params: ['operator', 'params'] as const,
+  audit: ['operator', 'audit'] as const,
+};
+
+export const useReviews = () =>
+  useQuery({ queryKey: operatorKeys.reviews, queryFn: () => apiGet<ReviewQueueData>(PATHS.operatorReviews) });
+
+export const useLedgerCheck = () =>
+  useQuery({ queryKey: operatorKeys.ledger, queryFn: () => apiGet<LedgerCheckData>(PATHS.operatorLedger) });
+
+export const useParamVersions = () =>
+  useQuery({ queryKey: operatorKeys.params, queryFn: () => apiGet<Static<typeof ParamsData>>(PATHS.operatorParams) });
+
+export const useAuditLog = () =>
+  useQuery({ queryKey: operatorKeys.audit, queryFn: () => apiGet<AuditData>(PATHS.operatorAudit) });
+
+/** An action may change the queue, the books, the parameters, the log, and what holders see. */
+const AFTER_ACTION = [operatorKeys.all, queryKeys.home, queryKeys.wallet] as const;
+
+const reviewPath = (id: string, approve: boolean) =>
+  (approve ? PATHS.operatorApprove : PATHS.operatorReject).replace(':id', encodeURIComponent(id));
+
+/** Approve (funds go to the exchange) or reject (funds return, with a reason) one request. */
+export const useReview = (id: string) =>
+  useIdempotentAction<{ approve: boolean; reason?: string }, TransferRecord>({
+    run: ({ approve, reason }, idempotencyKey) =>
+      apiPost<TransferRecord>(reviewPath(id, approve), approve ? {} : { reason }, { idempotencyKey }),
+    fingerprint: ({ approve, reason }) => `review|${id}|${approve}|${reason ?? ''}`,
+    invalidate: AFTER_ACTION,
+  });
+
+export const useFund = () =>
+  useIdempotentAction<FundBody, Static<typeof FundData>>({
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorFund, body, { idempotencyKey }),
+    fingerprint: (body) => `fund|${body.account}|${body.asset}|${body.amount}`,
+    invalidate: AFTER_ACTION,
+  });
+
+export const useScheduleParam = () =>
+  useIdempotentAction<ParamBody, Static<typeof ParamsData>>({
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorParams, body, { idempotencyKey }),
+    fingerprint: (body) => `param|${body.name}|${body.value}|${body.effectiveDay}`,
+    invalidate: AFTER_ACTION,
+  });
+
+/** Settlement changes orders, rewards and balances everywhere. */
+const AFTER_SETTLEMENT = [...AFTER_ACTION, queryKeys.earn, queryKeys.team, queryKeys.userInfo] as const;
+
+export const useSettle = () =>
+  useIdempotentAction<SettleBody, SettleData>({
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorSettle, body, { idempotencyKey }),
+    fingerprint: (body) => `settle|${body.day ?? 'due'}`,
+    invalidate: AFTER_SETTLEMENT,
+  });
+
+export const useAdvanceClock = () =>
+  useIdempotentAction<ClockAdvanceBody, SettleData>({
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorClockAdvance, body, { idempotencyKey }),
+    fingerprint: (body) => `advance|${body.days}`,
+    invalidate: AFTER_SETTLEMENT,
+  });

@@ -1,0 +1,42 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { Static } from 'typebox';
+import type { ClaimData } from '../../../contract/earn.ts';
+import { PATHS } from '../../../contract/paths.ts';
+import type { InviteRecordsData, ZeroLogData, ZeroProfitData } from '../../../contract/team.ts';
+import { apiGet, apiPost } from './client.ts';
+import { queryKeys } from './queries.ts';
+import { useIdempotentAction } from './useIdempotentAction.ts';
+
+export const TEAM_PAGE_SIZE = 20;
+
+/** Network income: claimable, locked, the next release and the unlock tier. */
+export const useZeroProfit = () =>
+  useQuery({ queryKey: queryKeys.zeroProfit, queryFn: () => apiGet<ZeroProfitData>(PATHS.zeroProfit) });
+
+/** The network income's daily lock-ups, newest first, page by page. */
+export const useZeroLog = () =>
+  useInfiniteQuery({
+    queryKey: queryKeys.zeroLog,
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<ZeroLogData>(PATHS.zeroLog, { cursor: pageParam, limit: TEAM_PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+/** Direct invitees and their branches, newest first, page by page. */
+export const useInviteRecords = () =>
+  useInfiniteQuery({
+    queryKey: queryKeys.inviteRecords,
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<InviteRecordsData>(PATHS.inviteRecords, { cursor: pageParam, limit: TEAM_PAGE_SIZE }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+
+/** Claims the unlocked network income into the wallet (a20 when there is none). */
+export const useReceiveProfit = () =>
+  useIdempotentAction<Record<string, never>, Static<typeof ClaimData>>({
+    run: (body, idempotencyKey) => apiPost(PATHS.receiveProfit, body, { idempotencyKey }),
+    fingerprint: () => 'receive-profit',
+    invalidate: [queryKeys.team, queryKeys.wallet, queryKeys.userInfo, queryKeys.earn],
+  });

@@ -1,0 +1,108 @@
+import { Button, Input, Toast } from 'antd-mobile';
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { TOAST_MS } from '../../api/client.ts';
+import { useScheduleParam } from '../../api/operator.ts';
+import { DateField } from '../../components/DateField.tsx';
+import { confirmAction } from './confirm.ts';
+import { addDays, dateOfDay, dayOfDate } from './days.ts';
+import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey } from './params.ts';
+
+/** How far ahead a change may be scheduled from the picker. */
+const HORIZON_DAYS = 730;
+
+/** Schedules a new value of a parameter from today or a later day (never a settled one). */
+export function ParamForm({ today }: { today: string }) {
+  const { t } = useTranslation();
+  const nameId = useId();
+  const valueId = useId();
+  const [name, setName] = useState<ParamName>(PARAM_NAMES[0]);
+  const [value, setValue] = useState('');
+  const [picked, setPicked] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const busy = useRef(false);
+  const { send, sending } = useScheduleParam();
+  // A day picked before the server's today moved on is no longer allowed: today instead.
+  const day = picked && picked >= today ? picked : today;
+  const label = (n: string) => t(paramLabelKey(n) ?? n);
+
+  const submit = async () => {
+    if (busy.current) return;
+    const problem = checkParamValue(name, value);
+    if (problem) {
+      setError(t(problem));
+      return;
+    }
+    setError(null);
+    busy.current = true;
+    try {
+      const text = value.trim();
+      if (!(await confirmAction(t, t('operator.params.confirm', { name: label(name), value: text, day })))) return;
+      const answer = await send({ name, value: text, effectiveDay: day });
+      if (!answer) return;
+      Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });
+      setValue('');
+    } finally {
+      busy.current = false;
+    }
+  };
+
+  return (
+    <section className="card" aria-label={t('operator.params.schedule')}>
+      <h2 className="card__title">{t('operator.params.schedule')}</h2>
+      <p className="card__text">{t('operator.params.rule')}</p>
+      <label className="field__label" htmlFor={nameId}>
+        {t('operator.params.name')}
+      </label>
+      <select
+        id={nameId}
+        className="op-select"
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value as ParamName);
+          setError(null);
+        }}
+      >
+        {PARAM_NAMES.map((n) => (
+          <option key={n} value={n}>
+            {label(n)}
+          </option>
+        ))}
+      </select>
+      <label className="field__label" htmlFor={valueId}>
+        {t('operator.params.value')}
+      </label>
+      <div className="amount-field">
+        <Input
+          id={valueId}
+          className="amount-field__input"
+          inputMode={isDayParam(name) ? 'text' : 'decimal'}
+          autoComplete="off"
+          placeholder={isDayParam(name) ? '2026-11-01' : '0.001'}
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            setError(null);
+          }}
+        />
+      </div>
+      {error && (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="op-field">
+        <DateField
+          label={t('operator.params.effectiveDay')}
+          value={dateOfDay(day)}
+          min={dateOfDay(today)}
+          max={dateOfDay(addDays(today, HORIZON_DAYS))}
+          onChange={(date) => setPicked(dayOfDate(date))}
+        />
+      </div>
+      <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
+        {t('operator.params.submit')}
+      </Button>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next';
+import { useParamVersions } from '../../api/operator.ts';
+import { paramLabelKey, paramStates } from './params.ts';
+import { QueryCard } from './QueryCard.tsx';
+
+/** Every parameter: the value in force today (or the configuration default) and what is scheduled. */
+export function ParamsList({ today }: { today: string }) {
+  const { t } = useTranslation();
+  const query = useParamVersions();
+  return (
+    <QueryCard title={t('operator.params.title')} query={query}>
+      {({ items }) => (
+        <ul className="op-params" aria-label={t('operator.params.title')}>
+          {paramStates(items, today).map(({ name, current, scheduled }) => {
+            const labelKey = paramLabelKey(name);
+            return (
+              <li key={name} className="op-param" aria-label={labelKey ? t(labelKey) : name}>
+                <div className="op-param__head">
+                  <span className="op-param__label">{labelKey ? t(labelKey) : name}</span>
+                  {current ? (
+                    <span className="op-param__value">{current.value}</span>
+                  ) : (
+                    <span className="op-param__default">{t('operator.params.default')}</span>
+                  )}
+                </div>
+                <div className="op-param__meta">
+                  <code className="op-param__name">{name}</code>
+                  {current && <span>{t('operator.params.since', { day: current.effectiveDay })}</span>}
+                </div>
+                {scheduled.map((version) => (
+                  <p key={version.effectiveDay} className="op-param__scheduled">
+                    {t('operator.params.scheduled', { value: version.value, day: version.effectiveDay })}
+                  </p>
+                ))}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </QueryCard>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { checkParamValue, paramStates } from './params.ts';
+
+describe('operator parameters', () => {
+  it('checks values before sending', () => {
+    expect(checkParamValue('earn.current.daily_rate', ' ')).toBe('operator.params.valueRequired');
+    expect(checkParamValue('earn.current.daily_rate', '0.002')).toBeNull();
+    expect(checkParamValue('earn.current.daily_rate', '-1')).toBe('operator.params.valueInvalid');
+    expect(checkParamValue('earn.current.daily_rate', '1e-3')).toBe('operator.params.valueInvalid');
+    expect(checkParamValue('earn.360.launch_day', '2026-11-01')).toBeNull();
+    expect(checkParamValue('earn.360.launch_day', '0.5')).toBe('operator.params.dayInvalid');
+  });
+
+  it('tells the version in force from the scheduled ones', () => {
+    const items = [
+      { name: 'price.aic_usd', value: '0.95', effectiveDay: '2026-11-20' },
+      { name: 'price.aic_usd', value: '0.9', effectiveDay: '2026-11-12' },
+      { name: 'price.aic_usd', value: '0.8', effectiveDay: '2026-11-01' },
+      { name: 'price.aic_usd', value: '0.85', effectiveDay: '2026-11-10' },
+    ];
+    const [price, ...rest] = paramStates(items, '2026-11-10');
+    expect(price?.current?.value).toBe('0.85');
+    expect(price?.scheduled.map((v) => v.value)).toEqual(['0.9', '0.95']);
+    expect(rest).toHaveLength(9);
+    expect(rest.every((p) => p.current === null && p.scheduled.length === 0)).toBe(true);
+  });
+});
