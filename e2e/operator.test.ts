@@ -1,24 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HomePage } from './pages/HomePage.ts';
-import { OperatorPage, type OperatorTab } from './pages/OperatorPage.ts';
+import { OperatorPage } from './pages/OperatorPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
 import { launchBrowser, phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { failLedgerCheck, recordOperatorCalls, screenshotTabs } from './support/operator.ts';
 import { type RunningServer, startServer } from './support/server.ts';
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
-
-const TABS: OperatorTab[] = ['Reviews', 'Ledger', 'Fund', 'Parameters', 'Settlement', 'Audit log'];
-
-/** Every call the page makes to the operator API (a holder's page must make none). */
-function recordOperatorCalls(page: Page): string[] {
-  const calls: string[] = [];
-  page.on('request', (request) => {
-    if (new URL(request.url()).pathname.startsWith('/api/operator')) calls.push(request.url());
-  });
-  return calls;
-}
 
 describe('operator console at 390x844', () => {
   let server: RunningServer;
@@ -47,18 +37,15 @@ describe('operator console at 390x844', () => {
     expect(await storedCookie(hana.page, 'userId')).toBe('2');
     const wallet = new WalletPage(hana.page, server.baseUrl);
     await wallet.goto();
-    await wallet.openMove('Transfer in');
-    await wallet.submit('Transfer in', '1000');
-    await wallet.confirm();
-    await hana.page.getByText('Operation successful').waitFor();
-    await expect.poll(() => text(wallet.balance('AIC', 'Available'))).toBe('1,000.00');
-    for (const amount of ['200', '300']) {
-      await wallet.openMove('Withdraw');
-      await wallet.submit('Withdraw', amount);
+    const moves = [['Transfer in', '1000', 'Operation successful'], ['Withdraw', '200', 'Submitted for review'], ['Withdraw', '300', 'Submitted for review']] as const;
+    for (const [move, amount, done] of moves) {
+      await wallet.openMove(move);
+      await wallet.submit(move, amount);
       await wallet.confirm();
-      await hana.page.getByText('Submitted for review').waitFor();
-      await wallet.form('Withdraw').waitFor({ state: 'hidden' });
+      await hana.page.getByText(done).waitFor();
+      await wallet.form(move).waitFor({ state: 'hidden' });
     }
+    expect(await text(wallet.balance('AIC', 'Available'))).toBe('500.00');
     await expect.poll(() => text(wallet.balance('AIC', 'Under review'))).toBe('500.00');
 
     // A holder who opens the console is told no, and the app asks the server nothing for her.
@@ -186,25 +173,30 @@ describe('operator console at 390x844', () => {
     expect(await text(desk.auditEntry(0))).toContain('Settlement run');
     expect(await text(desk.auditEntry(1))).toContain('Clock advanced');
 
+    // A failing check is red (the answer is altered on its way: the real books do balance).
+    const restore = await failLedgerCheck(desk.page);
+    await desk.page.reload();
+    await desk.openTab('Ledger');
+    await desk.verdict.getByText('Check failed').waitFor();
+    expect(await desk.verdict.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(217, 54, 62)');
+    expect(await text(desk.ledger.getByText('Not covered'))).toBe('Not covered');
+    await desk.page.screenshot({ path: '/tmp/operator-en-ledger-failed.png', fullPage: true });
+    await restore();
+    await desk.page.reload();
+    await desk.heading.waitFor();
+
     // Screenshots of every tab, in English and in Simplified Chinese.
-    const shoot = async (language: string) => {
-      await desk.page.locator('.adm-toast-main').waitFor({ state: 'hidden' });
-      for (const [index, tab] of TABS.entries()) {
-        await desk.page.getByRole('tab').nth(index).click();
-        await desk.page.waitForTimeout(300);
-        await desk.page.screenshot({ path: `/tmp/operator-${language}-${index + 1}-${tab.replace(' ', '-').toLowerCase()}.png`, fullPage: true });
-      }
-    };
-    await shoot('en');
+    await screenshotTabs(desk.page, '/tmp/operator-en');
     const home = new HomePage(olga.page, server.baseUrl);
     await home.goto();
     await home.languageButton('English').click();
     await olga.page.getByRole('navigation').getByRole('button', { name: '简体中文', exact: true }).click();
     await olga.page.getByRole('navigation').waitFor({ state: 'hidden' });
+    await olga.page.screenshot({ path: '/tmp/operator-home-zh-cn.png', fullPage: true });
     await olga.page.getByRole('button', { name: '运营控制台', exact: true }).click();
     await olga.page.getByRole('heading', { level: 1, name: '运营控制台' }).waitFor();
     await olga.page.getByRole('tab', { name: '审核', exact: true }).waitFor();
-    await shoot('zh-cn');
+    await screenshotTabs(desk.page, '/tmp/operator-zh-cn');
     await hanaConsole.goto();
     await hanaConsole.denied.waitFor();
     await hana.page.screenshot({ path: '/tmp/operator-denied-en.png', fullPage: true });

@@ -19,7 +19,7 @@ function describe(t: TFunction, key: string, value: unknown): string | null {
   else if (Array.isArray(value)) text = value.map(String).join(', ');
   else if (typeof value === 'object') text = JSON.stringify(value);
   else text = String(value);
-  return `${DETAILS.has(key) ? t(`operator.audit.detail.${key}`) : key}: ${text}`;
+  return t('operator.audit.pair', { key: DETAILS.has(key) ? t(`operator.audit.detail.${key}`) : key, value: text });
 }
 
 const actionLabel = (t: TFunction, action: string) => (ACTIONS.has(action) ? t(`operator.audit.action.${action}`) : action);
@@ -27,8 +27,11 @@ const actionLabel = (t: TFunction, action: string) => (ACTIONS.has(action) ? t(`
 function AuditItem({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation();
   const action = actionLabel(t, entry.action);
-  // A settlement of "everything due" has no day as its target.
-  const target = entry.action === 'settle' && entry.target === 'due' ? t('operator.audit.due') : entry.target;
+  // Targets the server words itself: a settlement of everything due, a clock moved by N days.
+  const advanced = entry.action === 'clock_advance' ? /^(\d+) days$/.exec(entry.target ?? '') : null;
+  let target = entry.target;
+  if (entry.action === 'settle' && entry.target === 'due') target = t('operator.audit.due');
+  else if (advanced) target = t('operator.audit.advanced', { days: advanced[1] });
   const details = Object.entries(entry.detail)
     .map(([key, value]) => describe(t, key, value))
     .filter((line): line is string => line !== null);
