@@ -64,7 +64,14 @@ function showError(message: string): void {
   Toast.show({ content: message, icon: 'fail', duration: TOAST_MS });
 }
 
-async function handle<T>(response: Response | null, options: CallOptions): Promise<T> {
+/**
+ * A 401 for a token that is no longer the stored one, or during a logout, only confirms the
+ * session has ended: it must not start a forced logout of its own.
+ */
+const staleSession = (sentToken: string | null) =>
+  sessionStore.isLoggingOut() || storage.get('token') !== sentToken;
+
+async function handle<T>(response: Response | null, options: CallOptions, sentToken: string | null): Promise<T> {
   let envelope: EnvelopeOf<T> | null = null;
   if (response) {
     envelope = (await response.json().catch(() => null)) as EnvelopeOf<T> | null;
@@ -75,18 +82,20 @@ async function handle<T>(response: Response | null, options: CallOptions): Promi
   const key = envelope ? messageKeyForCode(code) : messageKeyForHttpStatus(code);
   // The catalogue's translation first; the server's msg only where we have no text of our own.
   const translated = i18next.exists(key) ? i18next.t(key) : (envelope?.msg ?? i18next.t('err.generic'));
+  if (code === 401 && staleSession(sentToken)) throw new ApiError(code, translated);
   if (code === 401) forceLogout();
   if (options.toast !== false) showError(translated);
   throw new ApiError(code, translated);
 }
 
 async function send<T>(path: string, init: RequestInit, extra: Record<string, string>, options: CallOptions) {
+  const sentToken = storage.get('token');
   const response = await fetch(`${HOST}${path}`, {
     ...init,
     headers: headers(extra),
     signal: options.signal ?? null,
   }).catch(() => null);
-  return handle<T>(response, options);
+  return handle<T>(response, options, sentToken);
 }
 
 export function apiGet<T>(path: string, params?: Params, options: CallOptions = {}): Promise<T> {
