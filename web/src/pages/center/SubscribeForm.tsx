@@ -1,5 +1,5 @@
-import { Button, Dialog, Input, Toast } from 'antd-mobile';
-import { useId, useRef, useState } from 'react';
+import { Button, Dialog, Toast } from 'antd-mobile';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
@@ -8,6 +8,7 @@ import { useBuy } from '../../api/earn.ts';
 import { BindStep } from './BindStep.tsx';
 import { Preview } from './Preview.tsx';
 import { checkSubscription, maxSubscription } from './subscribe.ts';
+import { AmountField } from '../../components/AmountField.tsx';
 
 /**
  * The subscribe form of one product: quantity with Max, the limits (available, quota left,
@@ -28,7 +29,6 @@ export function SubscribeForm({
   onInput: (value: string) => void;
 }) {
   const { t } = useTranslation();
-  const inputId = useId();
   const [error, setError] = useState<string | null>(null);
   const busy = useRef(false);
   const { send, sending } = useBuy();
@@ -72,30 +72,15 @@ export function SubscribeForm({
         <BindStep />
       ) : (
         <>
-          <label className="field__label" htmlFor={inputId}>
-            {t('earn.amount')}
-          </label>
-          <div className="amount-field">
-            <Input
-              id={inputId}
-              className="amount-field__input"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={t('wallet.amountPlaceholder')}
-              value={input}
-              onChange={edit}
-              onEnterPress={() => void submit()}
-            />
-            <span className="amount-field__unit">AIC</span>
-            <button type="button" className="amount-field__max" onClick={() => edit(maxSubscription(info))}>
-              {t('wallet.max')}
-            </button>
-          </div>
-          {error && (
-            <p className="field__error" role="alert">
-              {error}
-            </p>
-          )}
+          <AmountField
+            label={t('earn.amount')}
+            unit="AIC"
+            value={input}
+            onChange={edit}
+            onSubmit={() => void submit()}
+            onMax={() => edit(maxSubscription(info))}
+            error={error}
+          />
           <p className="field__note">{t('wallet.availableBalance', { amount: formatAmount(info.available), asset: 'AIC' })}</p>
           <p className="field__note">{t('earn.quotaLeft', { amount: formatAmount(info.quotaLeft) })}</p>
           <p className="field__note">{t('earn.belowMinimum', { amount: formatFigure(info.minimum) })}</p>

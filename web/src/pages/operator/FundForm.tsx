@@ -1,5 +1,5 @@
-import { Button, Input, Toast } from 'antd-mobile';
-import { useId, useRef, useState } from 'react';
+import { Button, Toast } from 'antd-mobile';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import { formatUnits, parseAmount } from '../../../../contract/money.ts';
@@ -9,6 +9,7 @@ import { TOAST_MS } from '../../api/client.ts';
 import { useFund } from '../../api/operator.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { confirmAction } from './confirm.ts';
+import { AmountField } from '../../components/AmountField.tsx';
 
 type Account = FundBody['account'];
 const ACCOUNTS: readonly Account[] = ['treasury', 'supercomputing_pool'];
@@ -23,7 +24,6 @@ const PARSE_MESSAGES = {
 /** Adds the platform's own money to the treasury or the supercomputing pool, after a confirmation. */
 export function FundForm() {
   const { t } = useTranslation();
-  const inputId = useId();
   const [account, setAccount] = useState<Account>('treasury');
   const [asset, setAsset] = useState<Asset>('AIC');
   const [input, setInput] = useState('');
@@ -78,27 +78,14 @@ export function FundForm() {
         value={asset}
         onChange={(a) => edit(() => setAsset(a))}
       />
-      <label className="field__label" htmlFor={inputId}>
-        {t('operator.fund.amount')}
-      </label>
-      <div className="amount-field">
-        <Input
-          id={inputId}
-          className="amount-field__input"
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder={t('wallet.amountPlaceholder')}
-          value={input}
-          onChange={(value) => edit(() => setInput(value))}
-          onEnterPress={() => void submit()}
-        />
-        <span className="amount-field__unit">{asset}</span>
-      </div>
-      {error && (
-        <p className="field__error" role="alert">
-          {error}
-        </p>
-      )}
+      <AmountField
+        label={t('operator.fund.amount')}
+        unit={asset}
+        value={input}
+        onChange={(value) => edit(() => setInput(value))}
+        onSubmit={() => void submit()}
+        error={error}
+      />
       {result && (
         <p className="field__note" role="status">
           {result}

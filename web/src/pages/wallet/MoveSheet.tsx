@@ -1,5 +1,5 @@
-import { Button, Dialog, Input, Popup, Toast } from 'antd-mobile';
-import { useId, useRef, useState } from 'react';
+import { Button, Dialog, Popup, Toast } from 'antd-mobile';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
@@ -9,6 +9,7 @@ import { checkAmount, maxAmount, unitsOf } from '../../lib/amount.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
+import { AmountField } from '../../components/AmountField.tsx';
 
 const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
 
@@ -18,7 +19,6 @@ const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
  */
 export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: () => void }) {
   const { t } = useTranslation();
-  const inputId = useId();
   const [visible, setVisible] = useState(true);
   const [asset, setAsset] = useState<Asset>('AIC');
   const [input, setInput] = useState('');
@@ -87,30 +87,15 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
         </header>
         <p className="field__label">{t('wallet.asset')}</p>
         <ChoiceGroup label={t('wallet.asset')} options={ASSET_OPTIONS} value={asset} onChange={(a) => edit(() => setAsset(a))} />
-        <label className="field__label" htmlFor={inputId}>
-          {t('wallet.amount')}
-        </label>
-        <div className="amount-field">
-          <Input
-            id={inputId}
-            className="amount-field__input"
-            inputMode="decimal"
-            autoComplete="off"
-            placeholder={t('wallet.amountPlaceholder')}
-            value={input}
-            onChange={(value) => edit(() => setInput(value))}
-            onEnterPress={() => void submit()}
-          />
-          <span className="amount-field__unit">{asset}</span>
-          <button type="button" className="amount-field__max" onClick={() => edit(() => setInput(maxAmount(balance)))}>
-            {t('wallet.max')}
-          </button>
-        </div>
-        {error && (
-          <p className="field__error" role="alert">
-            {error}
-          </p>
-        )}
+        <AmountField
+          label={t('wallet.amount')}
+          unit={asset}
+          value={input}
+          onChange={(value) => edit(() => setInput(value))}
+          onSubmit={() => void submit()}
+          onMax={() => edit(() => setInput(maxAmount(balance)))}
+          error={error}
+        />
         <p className="field__note">
           {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
         </p>
