@@ -1,8 +1,8 @@
-import { Toast } from 'antd-mobile';
 import { messageKeyForCode, messageKeyForHttpStatus } from '../../../contract/errors.ts';
 import type { EnvelopeOf } from '../../../contract/envelope.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { storage } from '../lib/storage.ts';
+import { showToast } from '../lib/toast.ts';
 import { sessionStore } from '../session/store.ts';
 
 /** The configured API host; empty means the same origin that served the app. */
@@ -61,7 +61,7 @@ function forceLogout(): void {
 }
 
 function showError(message: string): void {
-  Toast.show({ content: message, icon: 'fail', duration: TOAST_MS });
+  showToast({ content: message, icon: 'fail', duration: TOAST_MS });
 }
 
 /**

@@ -1,6 +1,6 @@
-import { Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { LOGOUT_DELAY_MS, TOAST_MS } from '../api/client.ts';
+import { showToast } from '../lib/toast.ts';
 import { logoutEverywhere, startAuthorisation } from './auth.ts';
 import { sessionStore, useSignedIn } from './store.ts';
 
@@ -15,7 +15,7 @@ export function useSession() {
   const logout = async () => {
     sessionStore.beginLogout();
     await logoutEverywhere();
-    Toast.show({ content: t('common.logoutSuccess'), icon: 'success', duration: TOAST_MS });
+    showToast({ content: t('common.logoutSuccess'), icon: 'success', duration: TOAST_MS });
     setTimeout(() => void authorise(), LOGOUT_DELAY_MS);
   };
 

@@ -1,16 +1,18 @@
 import { Button, DotLoading, Skeleton } from 'antd-mobile';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatAmount, formatFigure, signOf } from '../../../../contract/format.ts';
 import { LANGUAGES } from '../../../../contract/languages.ts';
 import { useDashboard } from '../../api/queries.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { LanguagePanel } from '../../components/LanguagePanel.tsx';
 import { useLanguage } from '../../i18n/index.ts';
 import { OperatorEntry } from '../operator/OperatorEntry.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
+
+/** The language panel (and the Popup it is built on) loads when first opened. */
+const LanguagePanel = lazy(async () => ({ default: (await import('../../components/LanguagePanel.tsx')).LanguagePanel }));
 
 function Dashboard() {
   const { t } = useTranslation();
@@ -61,6 +63,8 @@ export function HomePage() {
   const language = useLanguage();
   const navigate = useNavigate();
   const [languageOpen, setLanguageOpen] = useState(false);
+  // Once opened it stays mounted, so its closing animation can run.
+  const [panelWanted, setPanelWanted] = useState(false);
   const { signedIn, startAuthorisation, logout } = useSession();
   const phase = useStartup();
   const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
@@ -76,7 +80,10 @@ export function HomePage() {
           </span>
           {t('app.name')}
         </span>
-        <button type="button" className="lang-button" onClick={() => setLanguageOpen(true)}>
+        <button type="button" className="lang-button" onClick={() => {
+            setPanelWanted(true);
+            setLanguageOpen(true);
+          }}>
           {languageName}
         </button>
       </header>
@@ -112,7 +119,11 @@ export function HomePage() {
           </Button>
         )}
       </div>
-      <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />
+      {panelWanted && (
+        <Suspense fallback={null}>
+          <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />
+        </Suspense>
+      )}
     </main>
   );
 }
