@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ProductInfoData } from '../contract/earn.ts';
 import { formatAmount, formatFigure } from '../contract/format.ts';
 import { formatUnits, parseAmount, UNIT } from '../contract/money.ts';
@@ -8,9 +8,10 @@ import { EarnPage } from './pages/EarnPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
 import { callApi, loseFirstAnswer, recordPostKeys } from './support/api.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim();
 const shown = (units: bigint) => formatAmount(formatUnits(units));
@@ -25,14 +26,7 @@ function currentIncome(principal: bigint, cycles: number): bigint {
 describe('earn products at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ OPERATOR_USER_IDS: '1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({ OPERATOR_USER_IDS: '1' }, (run) => ({ server, browser } = run));
 
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 

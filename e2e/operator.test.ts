@@ -1,26 +1,20 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HomePage } from './pages/HomePage.ts';
 import { OperatorPage } from './pages/OperatorPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
 import { failLedgerCheck, recordOperatorCalls, screenshotTabs } from './support/operator.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
 
 describe('operator console at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ OPERATOR_USER_IDS: '1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({ OPERATOR_USER_IDS: '1' }, (run) => ({ server, browser } = run));
 
   it('reviews two withdrawals: approve one, reject one with a reason; the holder sees both and the books balance', async () => {
     // The operator signs in first, in her own context, so she is user 1.

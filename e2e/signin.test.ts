@@ -1,23 +1,17 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
 import { HomePage } from './pages/HomePage.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { storedCookie } from './support/flows.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 describe('sign-in through the exchange at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({}, (run) => ({ server, browser } = run));
 
   it('redirects, signs in, reaches /center, logs out, and a bad token forces logout', async () => {
     const { page, errors } = await phonePage(browser, 'en-US');

@@ -1,21 +1,15 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { signInThroughExchange } from './support/flows.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 describe('walking skeleton journey at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({}, (run) => ({ server, browser } = run));
 
   it('switches language, keeps view state across routes, and restores the last route', async () => {
     const { page, errors } = await phonePage(browser, 'zh-CN');

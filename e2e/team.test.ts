@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../contract/format.ts';
 import { parseAmount } from '../contract/money.ts';
 import type { InviteRecordsData, UserInfoData, ZeroLogData, ZeroProfitData } from '../contract/team.ts';
@@ -8,9 +8,10 @@ import { EarnPage } from './pages/EarnPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
 import { MyPage } from './pages/MyPage.ts';
 import { callApi } from './support/api.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim();
 const units = (value: string) => {
@@ -23,14 +24,7 @@ const plusDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:0
 describe('My: team, invitation and network income at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ OPERATOR_USER_IDS: '1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({ OPERATOR_USER_IDS: '1' }, (run) => ({ server, browser } = run));
 
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
   const advance = (days: number, token: string) => api<{ now: string }>('/api/operator/clock/advance', token, { days });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
-import { launchBrowser, phonePage } from './support/browser.ts';
+import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
-import { type RunningServer, startServer } from './support/server.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
 
 const MOVE_CALL = /\/api\/(recharge|transfer-in|transfer-out|withdraw)$/;
 
@@ -27,14 +28,7 @@ const text = async (locator: { textContent: () => Promise<string | null> }) => (
 describe('asset wallet at 390x844', () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer({ OPERATOR_USER_IDS: '1' });
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  journey({ OPERATOR_USER_IDS: '1' }, (run) => ({ server, browser } = run));
 
   it('transfers in, withdraws for review, an operator approves, and the record shows success', async () => {
     // The operator signs in first, in its own context, so it is user 1.
