@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { checkLedger } from '../ledger/ledger.ts';
+import { utcDay } from '../platform/clock.ts';
+import { purgeExpired } from '../platform/housekeeping.ts';
 import type { Metrics } from '../operator/observability.ts';
 import { settleDue } from './settle.ts';
 
 /**
- * Looks for settlement work every interval: finished current cycles and finished days. Any
+ * Looks for settlement work every interval: finished current cycles and finished days (and,
+ * once a day, removes expired records). Any
  * number of server processes may run it; the per-day lock and the keyed income rows make sure
  * each effect happens once.
  */
@@ -13,6 +16,7 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
   let running = false;
   let checked = false;
+  let purgedOn = '';
   const tick = async () => {
     if (running) return;
     running = true;
@@ -27,6 +31,12 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
         metrics.ledgerOk.set(check.ok ? 1 : 0);
         if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
         checked = true;
+      }
+      // Housekeeping once a day per process; deleting what has expired twice is harmless.
+      const today = utcDay(ctx.clock.now());
+      if (purgedOn !== today) {
+        log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
+        purgedOn = today;
       }
     } catch (error) {
       log.error({ err: error }, 'settlement failed; will retry');
