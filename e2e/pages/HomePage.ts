@@ -20,8 +20,9 @@ export class HomePage {
     return this.page.getByTestId('total-amount');
   }
 
+  /** The language button in the top bar (the side panel lists the same names while it closes). */
   languageButton(currentName: string) {
-    return this.page.getByRole('button', { name: currentName, exact: true });
+    return this.page.locator('header.topbar').getByRole('button', { name: currentName, exact: true });
   }
 
   async chooseLanguage(currentName: string, targetName: string): Promise<void> {
