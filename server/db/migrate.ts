@@ -8,6 +8,7 @@ import * as m0005 from './migrations/0005_earn.ts';
 import * as m0006 from './migrations/0006_fillfactor.ts';
 import * as m0007 from './migrations/0007_team.ts';
 import * as m0008 from './migrations/0008_audit.ts';
+import * as m0011 from './migrations/0011_income_inputs.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_fillfactor': m0006,
   '0007_team': m0007,
   '0008_audit': m0008,
+  '0011_income_inputs': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -177,6 +177,7 @@ export interface SettlementDaysTable {
   status: string;
   pool_output: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   total_power: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  pool_balance: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   shortfall: string | null;
   started_at: Timestamp;
   finished_at: NullableDate;

@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import { parseAmount, parseRate } from '../../contract/money.ts';
+import { coefficientOf } from '../../contract/income.ts';
+import { parseAmount } from '../../contract/money.ts';
 import type { EarnDefaults } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
@@ -15,6 +16,8 @@ export type EarnParams = {
   launchDay: string;
   coefficientMaxDays: number;
   poolDailyOutputRate: string;
+  /** For each value, the day its version took effect; null for the configured default. */
+  versions: Record<keyof EarnDefaults, string | null>;
 };
 
 export const EARN_PARAM_NAMES = {
@@ -38,7 +41,7 @@ const units = (text: string): bigint => {
 export async function earnParams(db: Db | Transaction<Database>, defaults: EarnDefaults, day: string): Promise<EarnParams> {
   const rows = await db
     .selectFrom('params')
-    .select(['name', 'value'])
+    .select(['name', 'value', sql<string>`effective_day::text`.as('effective_day')])
     .distinctOn('name')
     .where('name', 'like', 'earn.%')
     .where('effective_day', '<=', sql<string>`${day}::date`)
@@ -46,9 +49,13 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     .orderBy('effective_day', 'desc')
     .execute();
   const raw: EarnDefaults = { ...defaults };
+  const versions = Object.fromEntries(Object.keys(EARN_PARAM_NAMES).map((key) => [key, null])) as EarnParams['versions'];
   for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [keyof EarnDefaults, string][]) {
     const row = rows.find((r) => r.name === name);
-    if (row) raw[key] = row.value;
+    if (row) {
+      raw[key] = row.value;
+      versions[key] = row.effective_day;
+    }
   }
   return {
     currentDailyRate: raw.currentDailyRate,
@@ -60,6 +67,7 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     launchDay: raw.launchDay,
     coefficientMaxDays: Number.parseInt(raw.coefficientMaxDays, 10),
     poolDailyOutputRate: raw.poolDailyOutputRate,
+    versions,
   };
 }
 
@@ -74,9 +82,7 @@ export const daysBetween = (from: string, to: string): number =>
  * and truncated to 8 decimals; returned as an integer scaled by 1e8.
  */
 export function coefficientScaled(params: EarnParams, day: string): bigint {
-  const n = BigInt(Math.min(daysBetween(params.launchDay, day), params.coefficientMaxDays));
-  const { numerator, denominator } = parseRate(params.coefficientBase);
-  return (numerator ** n * SCALE) / denominator ** n;
+  return coefficientOf(params.coefficientBase, Math.min(daysBetween(params.launchDay, day), params.coefficientMaxDays));
 }
 
 export const formatScaled = (scaled: bigint): string => {

@@ -47,17 +47,19 @@ async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promi
 }
 
 /** Fixed 30-day: each day of the term accrues principal × daily rate, from the treasury. */
-function fixedAccrual(trx: Trx, day: string, params: EarnParams) {
+function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
   const { num, den } = rateParts(params.fixed30DailyRate);
   return payIncome(trx, {
     day,
     kind: 'fixed',
     from: 'treasury',
+    at: now,
     candidates: sql`
       select user_id, id as order_id,
-        trunc(principal::numeric * ${num}::numeric / ${den}::numeric)::bigint as amount,
+        div(principal::numeric * ${num}::numeric, ${den}::numeric)::bigint as amount,
         'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
-        jsonb_build_object('principal', principal::text, 'rate', ${params.fixed30DailyRate}::text) as inputs
+        jsonb_build_object('principal', principal::text, 'rate', ${params.fixed30DailyRate}::text,
+          'rateFrom', ${params.versions.fixed30DailyRate}::text) as inputs
       from orders
       where product = 'fixed30' and status in ('confirming', 'in_progress')
         and start_day <= ${day}::date and ${day}::date < matures_day`,
@@ -68,11 +70,11 @@ function fixedAccrual(trx: Trx, day: string, params: EarnParams) {
 async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const existing = await trx
     .selectFrom('settlement_days')
-    .select(['pool_output', 'total_power'])
+    .select(['pool_output', 'total_power', 'pool_balance'])
     .where('day', '=', day)
     .executeTakeFirst();
   if (existing?.pool_output != null && existing.total_power != null) {
-    return { output: existing.pool_output, totalPower: existing.total_power };
+    return { output: existing.pool_output, totalPower: existing.total_power, poolBalance: existing.pool_balance };
   }
   const pool = await trx
     .selectFrom('accounts')
@@ -81,34 +83,37 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
     .where('asset', '=', 'AIC')
     .where('kind', '=', 'supercomputing_pool')
     .executeTakeFirst();
+  const poolBalance = pool?.balance ?? 0n;
   const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
-  const output = ((pool?.balance ?? 0n) * numerator) / denominator;
+  const output = (poolBalance * numerator) / denominator;
   const power = await sql<{ total: bigint }>`
     select coalesce(sum(power), 0)::bigint as total from orders
     where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
       and start_day <= ${day}::date and ${day}::date < matures_day`.execute(trx);
   const totalPower = power.rows[0]?.total ?? 0n;
+  const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance };
   await trx
     .insertInto('settlement_days')
-    .values({ day, status: 'running', pool_output: output, total_power: totalPower, started_at: now })
-    .onConflict((oc) => oc.column('day').doUpdateSet({ pool_output: output, total_power: totalPower }))
+    .values({ day, status: 'running', ...figures, started_at: now })
+    .onConflict((oc) => oc.column('day').doUpdateSet(figures))
     .execute();
-  return { output, totalPower };
+  return { output, totalPower, poolBalance };
 }
 
 /** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
 async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
-  const { output, totalPower } = await dayOutput(trx, day, params, now);
+  const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
   if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
   const c = coefficientScaled(params, day).toString();
   return payIncome(trx, {
     day,
     kind: 'static',
     from: 'supercomputing_pool',
+    at: now,
     candidates: sql`
       with shares as (
         select user_id, id, reinvest, power,
-          trunc(${output.toString()}::numeric * power / ${totalPower.toString()}::numeric)::bigint as amount
+          div(${output.toString()}::numeric * power, ${totalPower.toString()}::numeric)::bigint as amount
         from orders
         where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
           and start_day <= ${day}::date and ${day}::date < matures_day
@@ -117,11 +122,13 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
         case when reinvest then 'earning' else 'rewards' end as dest,
         case when reinvest then amount else 0 end::bigint as principal_add,
         case when reinvest
-          then trunc(${params.powerMultiplier.toString()}::numeric * amount * ${c}::numeric / 100000000)
+          then div(${params.powerMultiplier.toString()}::numeric * amount * ${c}::numeric, 100000000)
           else 0 end::bigint as power_add,
         0 as cycle_add,
         jsonb_build_object('power', power::text, 'totalPower', ${totalPower.toString()}::text,
-          'output', ${output.toString()}::text, 'coefficient', ${c}::text, 'reinvest', reinvest) as inputs
+          'output', ${output.toString()}::text, 'coefficient', ${c}::text, 'reinvest', reinvest,
+          'multiplier', ${params.powerMultiplier.toString()}::text, 'poolBalance', ${poolBalance?.toString() ?? null}::text,
+          'outputRate', ${params.poolDailyOutputRate}::text, 'outputRateFrom', ${params.versions.poolDailyOutputRate}::text) as inputs
       from shares`,
   });
 }
@@ -148,6 +155,7 @@ async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
     to: 'wallet',
     kind: 'term_end',
     ref: `settlement:${day}:term_end`,
+    at: now,
   });
   return { matured: Number(matured.numUpdatedRows), ended };
 }
@@ -189,16 +197,16 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     }
   };
   const none = { rows: 0, total: 0n };
-  const fixed = await attempt((trx) => fixedAccrual(trx, day, params), null);
+  const fixed = await attempt((trx) => fixedAccrual(trx, day, params, now), null);
   const statics = await attempt((trx) => staticOutput(trx, day, params, now), none);
   const team = ctx.config.team;
   const rebates = await attempt(async (trx) => {
     await refreshTeamStats(trx, day, team);
-    const paid = await payRebates(trx, day, team);
+    const paid = await payRebates(trx, day, team, now);
     await recordLockups(trx, day, team);
     return paid;
   }, none);
-  const released = await inStep(ctx, day, (trx) => releaseLockups(trx, day));
+  const released = await inStep(ctx, day, (trx) => releaseLockups(trx, day, now));
   const { matured, ended } = await inStep(ctx, day, (trx) => mature(trx, day, now, fixed !== null));
   await inStep(ctx, day, (trx) => confirm(trx, day));
 
@@ -249,12 +257,13 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
           day,
           kind: 'current',
           from: 'treasury',
+          at: asOf,
           candidates: sql`
             select user_id, id as order_id,
-              trunc((principal + income)::numeric * ${num}::numeric / ${den}::numeric)::bigint as amount,
+              div((principal + income)::numeric * ${num}::numeric, ${den}::numeric)::bigint as amount,
               'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
               jsonb_build_object('holding', (principal + income)::text, 'rate', ${params.currentDailyRate}::text,
-                'cycle', cycles_paid + 1) as inputs
+                'cycle', cycles_paid + 1, 'rateFrom', ${params.versions.currentDailyRate}::text) as inputs
             from orders
             where product = 'current' and status = 'in_progress'
               and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}

@@ -65,15 +65,18 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
  * receiver's locked network income; one row per (receiver, source order, day).
  */
-export async function payRebates(trx: Trx, day: string, team: TeamConfig) {
+export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
   const rates = team.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
-    return `when ${i + 1} then trunc(e.amount::numeric * ${numerator} / ${denominator})`;
+    return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
   });
+  // The rates were parsed above, so each is a plain decimal and safe to write into the SQL.
+  const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
   return payIncome(trx, {
     day,
     kind: 'rebate',
     from: 'treasury',
+    at,
     candidates: sql`
       with source as (
         select i.user_id as earner, i.order_id, i.amount, u.path
@@ -94,6 +97,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig) {
         (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
         'locked_rewards' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
         jsonb_build_object('generation', e.generation, 'level', e.level, 'source', e.amount::text,
+          'rate', case e.generation ${sql.raw(rateText.join(' '))} end,
           'earner', e.earner::text, 'branch', e.branch::text) as inputs
       from effective e
       where e.generation <= ${team.rebateRates.length} and e.generation <= e.level`,
@@ -112,7 +116,7 @@ export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Pr
   const unlockable = tiers
     .map((t) => {
       const { numerator, denominator } = parseRate(t.share);
-      return `when coalesce(ts.active, 0) >= ${t.holding} then trunc(r.amount::numeric * ${numerator} / ${denominator})`;
+      return `when coalesce(ts.active, 0) >= ${t.holding} then div(r.amount::numeric * ${numerator}, ${denominator})`;
     })
     .join(' ');
   await sql`
@@ -129,7 +133,7 @@ export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Pr
 }
 
 /** Lock-ups whose day has come: their unlockable part becomes claimable network income. */
-export function releaseLockups(trx: Trx, day: string): Promise<number> {
+export function releaseLockups(trx: Trx, day: string, at?: Date): Promise<number> {
   return moveWithinUsers(trx, {
     changes: sql`
       update lockups set released_on = ${day}::date
@@ -139,5 +143,6 @@ export function releaseLockups(trx: Trx, day: string): Promise<number> {
     to: 'network_rewards',
     kind: 'unlock',
     ref: `settlement:${day}:unlock`,
+    at,
   });
 }

@@ -1,0 +1,33 @@
+/**
+ * The income verifier from the command line, for operators:
+ *   npm run verify                          every settled day
+ *   npm run verify -- 2026-11-20            one day
+ *   npm run verify -- 2026-11-01 2026-11-30 a range
+ * Recomputes every income line from its inputs and the raw records; exits 1 on any difference.
+ */
+import { loadConfig } from '../config.ts';
+import { connect } from '../db/connect.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { settledDays, verifyDay } from './verify.ts';
+
+const [from, to = from] = process.argv.slice(2);
+if ([from, to].some((day) => day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(day))) {
+  console.error('usage: npm run verify -- [YYYY-MM-DD [YYYY-MM-DD]]');
+  process.exit(2);
+}
+const config = loadConfig();
+const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let failed = 0;
+try {
+  await migrateToLatest(handle.db);
+  for (const day of await settledDays(handle.db, from, to)) {
+    const report = await verifyDay(handle.db, config, day);
+    const totals = Object.entries(report.totals).map(([kind, total]) => `${kind} ${total}`).join(', ');
+    console.log(`${day}  ${report.lines} lines  ${report.problemCount ? `${report.problemCount} PROBLEMS` : 'ok'}  ${totals}`);
+    for (const problem of report.problems) console.log(`  ${problem}`);
+    if (report.problemCount) failed++;
+  }
+} finally {
+  await handle.close();
+}
+process.exit(failed ? 1 : 0);
