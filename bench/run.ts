@@ -9,6 +9,7 @@ import { cpus, totalmem } from 'node:os';
 const runs: [string, string[]][] = [
   ['bench/settlement.ts', (process.env.BENCH_ORDERS ?? '100000 1000000').split(' ')],
   ['bench/team.ts', [process.env.BENCH_MEMBERS ?? '1000000']],
+  ['bench/merkle.ts', [process.env.BENCH_HOLDERS ?? '1000000']],
 ];
 console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
 for (const [script, args] of runs) {

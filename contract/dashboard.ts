@@ -1,6 +1,28 @@
 import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
 
+/**
+ * The platform figures of spec section 1, from ledger balances and settlement results: the
+ * total network output (everything the supercomputing pool has paid to 360-day holders), the
+ * pool and the treasury (AIC, which pays fixed-term interest and rebates), and the stable-income
+ * product (the 30-day fixed product: principal earning in it, its daily rate and APR).
+ */
+export const PlatformFigures = Type.Object({
+  networkOutput: AmountString,
+  /** The latest settled day's output, and that day (null before the first). */
+  lastOutput: AmountString,
+  lastOutputDay: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+  supercomputingPool: AmountString,
+  treasury: AmountString,
+  stable: Type.Object({
+    subscribed: AmountString,
+    dailyRate: Type.String(),
+    apr: Type.String({ description: 'Daily rate × 365, in percent' }),
+    termDays: Type.Integer(),
+  }),
+});
+export type PlatformFigures = Static<typeof PlatformFigures>;
+
 /** GET /api/home: the platform dashboard (spec section 3, Dashboard). */
 export const HomeData = Type.Object({
   totalAmount: Type.Union([AmountString, Type.Null()], {
@@ -15,5 +37,6 @@ export const HomeData = Type.Object({
   pool: Type.Union([AmountString, Type.Null()], {
     description: 'Both pools in AIC: pool1 + pool2 / price',
   }),
+  figures: PlatformFigures,
 });
 export type HomeData = Static<typeof HomeData>;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
+import { UpcomingChange } from './rates.ts';
 
 export const Product = Type.Union([Type.Literal('current'), Type.Literal('fixed30'), Type.Literal('reinvest360')]);
 export type Product = Static<typeof Product>;
@@ -23,6 +24,7 @@ export const ProductCard = Type.Object({
   apr: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate × 365, in percent' }),
   termDays: Type.Union([Type.Integer(), Type.Null()], { description: 'Lock in days; null for current' }),
   cycleHours: Type.Union([Type.Integer(), Type.Null()]),
+  upcoming: UpcomingChange,
 });
 export const ProductInfoData = Type.Object({
   products: Type.Array(ProductCard),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERRORS, httpStatusForCode, messageKeyForCode, messageKeyForHttpStatus } from './errors.ts';
+import { ERRORS, httpStatusForCode, messageKeyForCode, messageKeyForHttpStatus, NO_ANSWER } from './errors.ts';
 
 describe('error catalogue', () => {
   it('gives every code one meaning', () => {
@@ -20,6 +20,13 @@ describe('error catalogue', () => {
     expect(messageKeyForCode(505)).toBe('a19');
     expect(messageKeyForCode(103)).toBe('a4');
     expect(messageKeyForCode(110)).toBe('a21');
+    expect(messageKeyForCode(102)).toBe('a3');
+    expect(messageKeyForCode(300)).toBe('a9');
+  });
+
+  it('gives each a-message of the spec a producer: a code, or the client with no answer (a0, a7)', () => {
+    const produced = new Set<string>([...Object.values(ERRORS).map((e) => e.message), NO_ANSWER.offline, NO_ANSWER.timeout]);
+    for (let i = 0; i <= 21; i++) expect(produced.has(`a${i}`), `a${i}`).toBe(true);
   });
 
   it('gives unknown codes the generic error', () => {

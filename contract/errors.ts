@@ -10,27 +10,50 @@ export const OK = 0;
 type Entry = { readonly http: number; readonly message: string };
 
 export const ERRORS = {
-  // Envelope codes the spec names, given their meaning here.
-  PARAM: { code: 100, http: 400, message: 'a1' }, // request parameter error
-  INVITE_CODE: { code: 101, http: 422, message: 'a2' }, // invitation code unknown or not allowed
-  QUOTA: { code: 102, http: 422, message: 'a3' }, // purchase failed, insufficient quota
-  BALANCE: { code: 103, http: 422, message: 'a4' }, // purchase failed, insufficient balance
-  INVITE_BOUND: { code: 104, http: 409, message: 'a5' }, // invitation code bound already
-  REDEEM_NONE: { code: 105, http: 422, message: 'a6' }, // nothing (or not enough) to redeem
-  CLAIM_NONE: { code: 106, http: 422, message: 'a20' }, // nothing available to claim
-  BIND_FIRST: { code: 110, http: 422, message: 'a21' }, // bind an inviter before buying
-  DAILY_QUOTA: { code: 300, http: 422, message: 'err.dailyQuota' }, // exceeded the daily quota
-  // HTTP-like codes of the spec.
+  // Envelope codes the spec names (100-106, 110, 300, 500), given their meaning here.
+  /** 100: a parameter fails its schema (wrong type, unknown product, missing field). */
+  PARAM: { code: 100, http: 400, message: 'a1' },
+  /** 101: the invitation code to bind is unknown, one's own, or would close a cycle. */
+  INVITE_CODE: { code: 101, http: 422, message: 'a2' },
+  /** 102: a subscription when nothing is left of today's quota (no purchase can pass today). */
+  QUOTA: { code: 102, http: 422, message: 'a3' },
+  /** 103: a subscription the platform wallet's AIC cannot pay (the ledger refuses the overdraft). */
+  BALANCE: { code: 103, http: 422, message: 'a4' },
+  /** 104: binding an inviter when one is bound already (once only). */
+  INVITE_BOUND: { code: 104, http: 409, message: 'a5' },
+  /** 105: redeeming an order that is not there, not one's own, or closed already. */
+  REDEEM_NONE: { code: 105, http: 422, message: 'a6' },
+  /** 106: claiming when nothing is claimable. */
+  CLAIM_NONE: { code: 106, http: 422, message: 'a20' },
+  /** 110: subscribing before an inviter is bound. */
+  BIND_FIRST: { code: 110, http: 422, message: 'a21' },
+  /**
+   * 300: a subscription larger than what is left of today's quota (a smaller one can pass).
+   * The form refuses it before sending with err.dailyQuota (spec section 5's wording).
+   */
+  DAILY_QUOTA: { code: 300, http: 422, message: 'a9' },
+  // HTTP-like codes of the spec: the envelope code is the HTTP status it travels with.
+  /** 400: a request the server cannot read (malformed JSON, media type, oversized body, bad request line). */
   BAD_REQUEST: { code: 400, http: 400, message: 'a8' },
+  /** 401: no session token, or one that is unknown, expired or revoked (the app logs out). */
   UNAUTHORIZED: { code: 401, http: 401, message: 'a11' },
+  /** 403: a signed-in user calling what is not theirs (the operator calls). */
   FORBIDDEN: { code: 403, http: 403, message: 'a12' },
+  /** 404: no route at this path, or no such record of the caller's. */
   NOT_FOUND: { code: 404, http: 404, message: 'a13' },
+  /** 408: the request (headers and body) did not arrive in full within REQUEST_TIMEOUT_MS. */
   TIMEOUT: { code: 408, http: 408, message: 'a14' },
+  /** 500: an unexpected failure inside the server (logged; no detail reaches the caller). */
   INTERNAL: { code: 500, http: 500, message: 'a10' },
+  /** 501: a method the server implements for no route, or not for this path (PUT /api/home). */
   NOT_IMPLEMENTED: { code: 501, http: 501, message: 'a15' },
+  /** 502: the exchange's sign-in server (OpenID provider) is unreachable or answers badly. */
   BAD_GATEWAY: { code: 502, http: 502, message: 'a16' },
+  /** 503: the database is unreachable. */
   UNAVAILABLE: { code: 503, http: 503, message: 'a17' },
+  /** 504: the exchange's sign-in server did not answer within UPSTREAM_TIMEOUT_MS. */
   GATEWAY_TIMEOUT: { code: 504, http: 504, message: 'a18' },
+  /** 505: a request line with an HTTP version other than 1.0 and 1.1 (HTTP/2.0, HTTP/1.2, an h2c preface). */
   HTTP_VERSION: { code: 505, http: 505, message: 'a19' },
   // Codes the product adds where the spec is silent (see docs and PRODUCT.md).
   AMOUNT_REQUIRED: { code: 120, http: 400, message: 'err.amountRequired' },
@@ -47,6 +70,9 @@ export const ERRORS = {
   LOGIN_FAILED: { code: 140, http: 401, message: 'err.loginFailed' },
   REDIRECT_NOT_ALLOWED: { code: 141, http: 400, message: 'err.redirectNotAllowed' },
   RATE_LIMITED: { code: 429, http: 429, message: 'err.rateLimited' },
+  // A parameter change too soon for holders to be told (PARAM_NOTICE_DAYS), or for a settled day.
+  NOTICE_TOO_SHORT: { code: 150, http: 422, message: 'err.noticeTooShort' },
+  DAY_SETTLED: { code: 151, http: 422, message: 'err.daySettled' },
 } as const satisfies Record<string, { code: number } & Entry>;
 
 export type ErrorName = keyof typeof ERRORS;
@@ -55,6 +81,12 @@ export type ErrorCode = (typeof ERRORS)[ErrorName]['code'];
 const BY_CODE = new Map<number, { name: ErrorName; http: number; message: string }>(
   (Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code, { name, ...ERRORS[name] }]),
 );
+
+/**
+ * Failures with no answer from the server at all, decided by the web client (spec section 8):
+ * no connection (a0), or no answer within the client's timeout (a7). Both carry code 0.
+ */
+export const NO_ANSWER = { code: 0, offline: 'a0', timeout: 'a7' } as const;
 
 /** The message key for an envelope code; unknown codes get the generic error. */
 export function messageKeyForCode(code: number): string {
@@ -66,7 +98,7 @@ export function messageKeyForCode(code: number): string {
  * the same statuses map to the same translated messages).
  */
 export function messageKeyForHttpStatus(status: number): string {
-  if (status === 0) return 'a0';
+  if (status === NO_ANSWER.code) return NO_ANSWER.offline;
   const direct = BY_CODE.get(status);
   if (direct && status >= 400) return direct.message;
   return 'err.generic';

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { ProofLedgerCheck } from './proof.ts';
 
 export const DayReport = Type.Object({
   day: Type.String(),
@@ -72,6 +73,8 @@ export const LedgerCheckData = Type.Object({
     covered: Type.Boolean(),
   }),
   days: Type.Array(Type.Object({ day: Type.String(), status: Type.String(), shortfall: Type.Union([Type.String(), Type.Null()]) })),
+  /** The latest proof of liabilities per asset against the ledger (empty before the first). */
+  proofs: Type.Array(ProofLedgerCheck),
 });
 export type LedgerCheckData = Static<typeof LedgerCheckData>;
 

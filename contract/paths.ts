@@ -31,6 +31,7 @@ export const PATHS = {
   transferOut: '/api/transfer-out',
   bindInviter: '/api/user/bind',
   dailyIncome: '/api/user/daily-income',
+  rateHistory: '/api/rates',
   operatorReviews: '/api/operator/reviews',
   operatorApprove: '/api/operator/reviews/:id/approve',
   operatorReject: '/api/operator/reviews/:id/reject',
@@ -40,6 +41,15 @@ export const PATHS = {
   operatorParams: '/api/operator/params',
   operatorLedger: '/api/operator/ledger-check',
   operatorAudit: '/api/operator/audit',
+  proofRoot: '/api/proof/root',
+  proofMine: '/api/proof/mine',
+  statementCsv: '/api/statement.csv',
+  statementMonthly: '/api/statement/monthly',
+  sessions: '/api/sessions',
+  sessionsRevoke: '/api/sessions/revoke',
+  sessionsRevokeOthers: '/api/sessions/revoke-others',
+  activity: '/api/activity',
+  positions: '/api/user/positions',
 } as const;
 
 export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

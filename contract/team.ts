@@ -2,6 +2,9 @@ import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
 
 export const InviteRecordsQuery = Type.Object({
+  /** Only invitees who bound inside [from, to) (the recruitment activity's window, say). */
+  from: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
+  to: Type.Optional(Type.String({ format: 'date-time', maxLength: 40 })),
   cursor: Type.Optional(Type.String({ pattern: '^\\d{1,19}$' })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
 });

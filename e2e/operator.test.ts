@@ -125,13 +125,13 @@ describe('operator console at 390x844', () => {
     await desk.openTab('Ledger');
     await expect.poll(() => text(desk.ledgerFigure('Treasury'))).not.toBe(treasuryBefore);
 
-    // A parameter scheduled from the server's today shows as in force.
+    // An earn term is scheduled with notice: it defaults to the earliest allowed day and shows as scheduled.
     await desk.openTab('Parameters');
     await desk.scheduleParam('Minimum subscription (AIC)', '1');
     expect(await text(desk.confirmDialog)).toMatch(/^Please confirm.*Set Minimum subscription \(AIC\) to 1 from \d{4}-\d{2}-\d{2}\?/);
     await desk.confirm();
     await desk.done();
-    await expect.poll(() => text(desk.param('Minimum subscription (AIC)'))).toMatch(/1earn\.minimumsince \d{4}-\d{2}-\d{2}/);
+    await expect.poll(() => text(desk.param('Minimum subscription (AIC)'))).toMatch(/earn\.minimum.*1 from \d{4}-\d{2}-\d{2}/);
 
     // Settlement of everything due reports the server's time.
     await desk.openTab('Settlement');

@@ -12,7 +12,10 @@ const newest = (dir) =>
   }, 0);
 
 const sourcesTime = Math.max(newest('web'), newest('contract'), statSync('vite.config.ts').mtimeMs);
-if (!existsSync(built) || statSync(built).mtimeMs < sourcesTime) {
+const stale = !existsSync(built) || statSync(built).mtimeMs < sourcesTime;
+// `--check`: only tell (exit 1 when stale), build nothing (bench/web.ts uses it).
+if (process.argv.includes('--check')) process.exit(stale ? 1 : 0);
+if (stale) {
   console.log('building the web app (vite build)...');
   execSync('npx vite build', { stdio: 'inherit' });
 }

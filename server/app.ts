@@ -10,16 +10,21 @@ import { injectFetch } from './auth/injectFetch.ts';
 import { createOAuthClient } from './auth/oauth.ts';
 import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
 import { authRoutes } from './auth/routes.ts';
+import { sessionRoutes } from './auth/sessionRoutes.ts';
 import type { AppContext } from './context.ts';
+import { activityRoutes } from './activity/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { earnRoutes } from './earn/routes.ts';
+import { positionsRoutes } from './earn/positions.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { teamRoutes } from './team/routes.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { proofRoutes } from './proof/routes.ts';
+import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
 import { createMetrics, installObservability, type Metrics } from './operator/observability.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
+import { statementRoutes } from './statement/routes.ts';
 import { reviewRoutes } from './wallet/reviewRoutes.ts';
 import { walletRoutes } from './wallet/routes.ts';
 
@@ -51,6 +56,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 64 * 1024,
+    ...lowLevelOptions(ctx.config),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -89,6 +95,11 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(earnRoutes, { ctx });
   await app.register(operatorRoutes, { ctx });
   await app.register(teamRoutes, { ctx });
+  await app.register(proofRoutes, { ctx });
+  await app.register(statementRoutes, { ctx });
+  await app.register(sessionRoutes, { ctx });
+  await app.register(activityRoutes, { ctx });
+  await app.register(positionsRoutes, { ctx });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

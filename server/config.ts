@@ -33,9 +33,17 @@ export type Config = {
   clockAdjustable: boolean;
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
+  /** A request (headers and body) not received in full within this many ms gets 408; 0: no limit. */
+  requestTimeoutMs: number;
+  /** How long to wait for the exchange's servers (its OpenID provider) before answering 504. */
+  upstreamTimeoutMs: number;
   team: TeamConfig;
+  /** The recruitment activity: a network activity, then an assessment period. */
+  recruitment: RecruitmentConfig;
   /** Demo and tests: the moment the server's clock starts at (it runs on from there). */
   clockStart: Date | undefined;
+  /** Rate and earn parameter changes take effect at least this many days after they are scheduled. */
+  paramNoticeDays: number;
 };
 
 export type TeamConfig = {
@@ -48,6 +56,14 @@ export type TeamConfig = {
   /** Network income unlock: [own active AIC, share unlocked], highest first. */
   unlockTiers: [string, string][];
   lockupDays: number;
+};
+
+export type RecruitmentConfig = {
+  /** First UTC day of the activity (YYYY-MM-DD). */
+  start: string;
+  activityDays: number;
+  /** Days of assessment that follow the activity. */
+  assessmentDays: number;
 };
 
 export type EarnDefaults = {
@@ -118,7 +134,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
+    requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
+    upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
+    paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),
     team: {
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),
@@ -128,6 +147,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         return [holding, share] as [string, string];
       }),
       lockupDays: envInt(env, 'LOCKUP_DAYS', 10),
+    },
+    recruitment: {
+      start: envString(env, 'RECRUITMENT_START', envString(env, 'LAUNCH_DAY', '2026-11-01')),
+      activityDays: envInt(env, 'RECRUITMENT_ACTIVITY_DAYS', 60),
+      assessmentDays: envInt(env, 'RECRUITMENT_ASSESSMENT_DAYS', 60),
     },
   };
 }

@@ -140,7 +140,7 @@ export class OperatorPage {
     return this.page.getByRole('region', { name: 'Schedule a change' });
   }
 
-  /** Picks the parameter and value; the effective day stays at its default (the server's today). */
+  /** Picks the parameter and value; the effective day stays at its default (the earliest allowed). */
   async scheduleParam(label: string, value: string): Promise<void> {
     await this.paramForm.getByRole('combobox', { name: 'Parameter' }).selectOption({ label });
     await this.paramForm.getByRole('textbox', { name: 'New value' }).fill(value);

@@ -4,7 +4,14 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type RunningServer = { baseUrl: string; port: number; stop: () => Promise<void>; logs: () => string };
+export type RunningServer = {
+  baseUrl: string;
+  port: number;
+  stop: () => Promise<void>;
+  /** Ends the process at once with SIGKILL, as a crash would: no graceful shutdown. */
+  kill: () => Promise<void>;
+  logs: () => string;
+};
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -43,8 +50,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     baseUrl,
     port,
     logs: () => output,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+    },
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await exited;

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError, upstreamError } from '../http/errors.ts';
 
 /** The sign-in state of one redirect lives this long (PRODUCT.md: 10 minutes). */
 export const STATE_TTL_MS = 10 * 60_000;
@@ -30,6 +30,7 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         undefined,
         client.ClientSecretBasic(ctx.config.oidcClientSecret),
         {
+          ...(ctx.config.upstreamTimeoutMs > 0 ? { timeout: ctx.config.upstreamTimeoutMs / 1000 } : {}),
           // Only the embedded provider on plain-http localhost needs this.
           ...(issuer.startsWith('http:') ? { execute: [client.allowInsecureRequests] } : {}),
           ...(fetchImpl ? { [client.customFetch]: fetchImpl } : {}),
@@ -46,8 +47,8 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
     issuer,
     async authorizationUrl({ redirectUri, lang, redirectRefer, prompt }) {
       if (!ctx.config.redirectUris.includes(redirectUri)) throw new AppError('REDIRECT_NOT_ALLOWED');
-      const config = await configuration().catch(() => {
-        throw new AppError('BAD_GATEWAY', 'identity provider unreachable');
+      const config = await configuration().catch((error: unknown) => {
+        throw upstreamError(error, 'identity provider discovery');
       });
       const state = client.randomState();
       const nonce = client.randomNonce();
@@ -108,6 +109,8 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         return { subject: `${config.serverMetadata().issuer}|${claims.sub}`, name, redirectRefer: pending.redirect_refer };
       } catch (error) {
         if (error instanceof AppError) throw error;
+        const upstream = upstreamError(error, 'login');
+        if (upstream.errorName === 'GATEWAY_TIMEOUT') throw upstream;
         throw new AppError('LOGIN_FAILED', error instanceof Error ? error.message : String(error));
       }
     },

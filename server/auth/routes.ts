@@ -42,7 +42,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
       const identity = await oauth.exchange(request.query.code, request.query.state);
       const user = await ctx.db.transaction().execute(async (trx) => {
         const { user, created } = await findOrCreateUser(trx, identity.subject, identity.name);
-        if (created) await exchange.onUserCreated(trx, user.id);
+        if (created) await exchange.onUserCreated(trx, user.id, ctx.clock.now());
         return user;
       });
       const token = await createSession(

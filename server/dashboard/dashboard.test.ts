@@ -26,6 +26,14 @@ describe.each(DATABASES)('GET /api/home on %s', (kind) => {
         pool2: '200000',
         // 1,000,000 + 200,000 / 0.85, truncated at 1e-8
         pool: '1235294.11764705',
+        figures: {
+          networkOutput: '0',
+          lastOutput: '0',
+          lastOutputDay: null,
+          supercomputingPool: '1000000',
+          treasury: '500000',
+          stable: { subscribed: '0', dailyRate: '0.003', apr: '109.50', termDays: 30 },
+        },
       },
     });
   });

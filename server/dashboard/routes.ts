@@ -4,8 +4,12 @@ import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { answers, ok } from '../http/schemas.ts';
 import type { AppContext } from '../context.ts';
+import { earnParams } from '../earn/params.ts';
+import { aprOf } from '../earn/routes.ts';
+import { TERM_DAYS } from '../earn/service.ts';
+import { utcDay } from '../platform/clock.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
-import { platformTotals } from './repository.ts';
+import { networkOutput, platformTotals, stableSubscribed } from './repository.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -14,12 +18,18 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       config: { public: true },
       schema: {
         tags: ['dashboard'],
-        summary: 'Platform dashboard: totals, price and pools',
+        summary: 'Platform dashboard: totals, price, pools, network output and the stable-income product',
         response: answers(HomeData),
       },
     },
     async () => {
-      const [totals, price] = await Promise.all([platformTotals(ctx.db), currentPrice(ctx)]);
+      const [totals, price, output, stable, params] = await Promise.all([
+        platformTotals(ctx.db),
+        currentPrice(ctx),
+        networkOutput(ctx.db),
+        stableSubscribed(ctx.db),
+        earnParams(ctx.db, ctx.config.earn, utcDay(ctx.clock.now())),
+      ]);
       return ok({
         totalAmount: formatUnits(totals.subscribed),
         price: price.price,
@@ -27,6 +37,19 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         pool1: formatUnits(totals.pool1),
         pool2: formatUnits(totals.pool2),
         pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
+        figures: {
+          networkOutput: formatUnits(output.total),
+          lastOutput: formatUnits(output.last),
+          lastOutputDay: output.lastDay,
+          supercomputingPool: formatUnits(totals.pool1),
+          treasury: formatUnits(totals.treasury),
+          stable: {
+            subscribed: formatUnits(stable),
+            dailyRate: params.fixed30DailyRate,
+            apr: aprOf(params.fixed30DailyRate),
+            termDays: TERM_DAYS.fixed30 ?? 30,
+          },
+        },
       });
     },
   );

@@ -33,6 +33,13 @@ async function connectPostgres(url: string, options: DbOptions): Promise<DbHandl
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 20,
+    // A request waits at most this long for a connection (a new one, or a free one of a full
+    // pool), then answers 503 instead of hanging while the database is unreachable. Keepalive
+    // lets the kernel notice a peer that vanished without closing the connection. There is no
+    // client-side query timeout (pg's leaves the connection busy with the abandoned query) and
+    // no statement_timeout (a settlement statement over a million orders rightly takes seconds).
+    connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -42,6 +49,12 @@ async function connectPostgres(url: string, options: DbOptions): Promise<DbHandl
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // A connection that breaks (database restarted, network cut) is an 'error' event on the pool
+  // when idle, or on the client itself while checked out between two queries of a transaction;
+  // unheard, either crashes the process. The pool drops a broken connection and opens a new one
+  // when needed; the request that used it fails on its next query and answers 503.
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

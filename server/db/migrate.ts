@@ -8,7 +8,9 @@ import * as m0005 from './migrations/0005_earn.ts';
 import * as m0006 from './migrations/0006_fillfactor.ts';
 import * as m0007 from './migrations/0007_team.ts';
 import * as m0008 from './migrations/0008_audit.ts';
+import * as m0009 from './migrations/0009_proofs.ts';
 import * as m0011 from './migrations/0011_income_inputs.ts';
+import * as m0012 from './migrations/0012_activity.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,7 +22,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0006_fillfactor': m0006,
   '0007_team': m0007,
   '0008_audit': m0008,
+  '0009_proofs': m0009,
   '0011_income_inputs': m0011,
+  '0012_activity': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -59,6 +59,8 @@ export interface UsersTable {
   inviter_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   path: ColumnType<bigint[], bigint[] | undefined, bigint[]>;
   created_at: Timestamp;
+  /** When the inviter was bound (server clock); null until then. */
+  bound_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SessionsTable {
@@ -214,7 +216,50 @@ export interface OperatorAuditTable {
   created_at: Timestamp;
 }
 
+/** Proof of liabilities (server/proof): each holder's secret nonce, created on first need. */
+export interface ProofNoncesTable {
+  user_id: Big;
+  nonce: Uint8Array;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface ProofRootsTable {
+  day: string;
+  asset: Asset;
+  root: Uint8Array;
+  total: Big;
+  holders: number;
+  ledger_total: Big;
+  built_at: Timestamp;
+}
+
+export interface ProofLeavesTable {
+  user_id: Big;
+  day: string;
+  asset: Asset;
+  position: number;
+  wallet: Big;
+  earning: Big;
+  rewards: Big;
+  locked_rewards: Big;
+  network_rewards: Big;
+  withdrawals_pending: Big;
+}
+
+export interface ProofNodesTable {
+  day: string;
+  asset: Asset;
+  level: number;
+  idx: number;
+  hash: Uint8Array;
+  sum: Big;
+}
+
 export interface Database {
+  proof_nonces: ProofNoncesTable;
+  proof_roots: ProofRootsTable;
+  proof_leaves: ProofLeavesTable;
+  proof_nodes: ProofNodesTable;
   operator_audit: OperatorAuditTable;
   team_stats: TeamStatsTable;
   lockups: LockupsTable;

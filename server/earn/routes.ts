@@ -18,6 +18,7 @@ import {
   UserLogData,
   UserLogQuery,
 } from '../../contract/earn.ts';
+import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { userIdOf } from '../auth/guard.ts';
@@ -30,6 +31,7 @@ import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, daysBetween, earnParams, formatScaled } from './params.ts';
+import { rateHistory, upcomingFor } from './rates.ts';
 import { findOrder, listOrders, toOrder } from './repository.ts';
 import { buy, claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TERM_DAYS } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
@@ -38,7 +40,7 @@ const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
 
 /** Daily rate × 365 as a percentage with two decimals, exact. */
-function aprOf(dailyRate: string): string {
+export function aprOf(dailyRate: string): string {
   const { numerator, denominator } = parseRate(dailyRate);
   const hundredths = (numerator * 365n * 10_000n) / denominator;
   return `${hundredths / 100n}.${(hundredths % 100n).toString().padStart(2, '0')}`;
@@ -60,6 +62,15 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     });
 
   app.get(
+    PATHS.rateHistory,
+    {
+      schema: { tags, summary: 'Every version of the earn terms: defaults, changes in force and changes announced', response: answers(RateHistoryData) },
+      config: { public: true },
+    },
+    async () => ok(await rateHistory(ctx.db, ctx.config, utcDay(ctx.clock.now()))),
+  );
+
+  app.get(
     PATHS.productInfo,
     { schema: { tags, summary: 'The three products, rates, quota left and today’s coefficient', ...secured, response: answers(ProductInfoData) } },
     async (request) => {
@@ -67,7 +78,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const today = utcDay(ctx.clock.now());
       const params = await earnParams(ctx.db, ctx.config.earn, today);
       const c = coefficientScaled(params, today);
-      const [used, user, pool, power, wallet, rewards] = await Promise.all([
+      const [used, user, pool, power, wallet, rewards, history] = await Promise.all([
         quotaUsed(ctx.db, userId, today),
         ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
         balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
@@ -75,6 +86,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           where product = 'reinvest360' and status in ('in_progress', 'reinvested')`.execute(ctx.db),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'rewards' }),
+        rateHistory(ctx.db, ctx.config, today),
       ]);
       const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
       const rates = { current: params.currentDailyRate, fixed30: params.fixed30DailyRate, reinvest360: null };
@@ -85,6 +97,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           apr: rates[product] === null ? null : aprOf(rates[product]),
           termDays: TERM_DAYS[product],
           cycleHours: product === 'current' ? 24 : null,
+          upcoming: upcomingFor(history, product),
         })),
         minimum: formatUnits(params.minimum),
         dailyQuota: formatUnits(params.dailyQuota),
@@ -143,10 +156,10 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     setReinvest(c, trx, u, id, false),
   );
 
-  post(PATHS.receive, 'Claim rewards into the wallet', BindBody, ClaimData, (userId, _body, trx) => claimRewards(trx, userId), new AppError('CLAIM_NONE'));
+  post(PATHS.receive, 'Claim rewards into the wallet', BindBody, ClaimData, (userId, _body, trx) => claimRewards(trx, userId, ctx.clock.now()), new AppError('CLAIM_NONE'));
 
   post<{ inviteCode?: string }>(PATHS.bindInviter, 'Bind a superior’s invitation code (once)', BindBody, BindData, async (userId, body, trx) => {
-    await bindInviter(trx, userId, body.inviteCode);
+    await bindInviter(trx, userId, body.inviteCode, ctx.clock.now());
     return { inviterCode: (body.inviteCode ?? '').trim().toUpperCase() };
   });
 

@@ -13,9 +13,14 @@ type Trx = Transaction<Database>;
 
 export const TERM_DAYS: Record<Product, number | null> = { current: null, fixed30: 30, reinvest360: 360 };
 
+/** Refusing a subscription over the quota: 102 (a3) when none is left today, else 300 (a9). */
+async function quotaRefusal(trx: Trx, userId: bigint, day: string, quota: bigint): Promise<AppError> {
+  return new AppError((await quotaUsed(trx, userId, day)) >= quota ? 'QUOTA' : 'DAILY_QUOTA');
+}
+
 /** Uses `amount` of the user's quota for the day, or refuses if it would go over. */
 async function consumeQuota(trx: Trx, userId: bigint, day: string, amount: bigint, quota: bigint): Promise<void> {
-  if (amount > quota) throw new AppError('DAILY_QUOTA');
+  if (amount > quota) throw await quotaRefusal(trx, userId, day, quota);
   const row = await trx
     .insertInto('daily_quota')
     .values({ user_id: userId, day, used: amount })
@@ -27,7 +32,7 @@ async function consumeQuota(trx: Trx, userId: bigint, day: string, amount: bigin
     )
     .returning('used')
     .executeTakeFirst();
-  if (!row) throw new AppError('DAILY_QUOTA');
+  if (!row) throw await quotaRefusal(trx, userId, day, quota);
 }
 
 export async function quotaUsed(db: AppContext['db'], userId: bigint, day: string): Promise<bigint> {
@@ -84,6 +89,7 @@ export async function buy(
   await postEntry(trx, {
     kind: 'subscribe',
     ref: `order:${row.id}`,
+    at: now,
     postings: [
       { userId: input.userId, asset: 'AIC', kind: 'wallet', amount: -input.amount },
       { userId: input.userId, asset: 'AIC', kind: 'earning', amount: input.amount },
@@ -95,15 +101,16 @@ export async function buy(
 /** Returns an order's holding to the wallet and closes it with `status`. */
 async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeemed' | 'redemption_successful') {
   const holding = row.principal + row.income;
+  const now = ctx.clock.now();
   await postEntry(trx, {
     kind: 'redeem',
     ref: `order:${row.id}`,
+    at: now,
     postings: [
       { userId: row.user_id, asset: 'AIC', kind: 'earning', amount: -holding },
       { userId: row.user_id, asset: 'AIC', kind: 'wallet', amount: holding },
     ],
   });
-  const now = ctx.clock.now();
   await trx
     .updateTable('orders')
     .set({ status, closed_at: now })
@@ -144,12 +151,13 @@ export async function setReinvest(ctx: AppContext, trx: Trx, userId: bigint, ord
 }
 
 /** Claims the rewards account (360-day static earnings, unlocked rebates) into the wallet. */
-export async function claimRewards(trx: Trx, userId: bigint): Promise<{ claimed: string }> {
+export async function claimRewards(trx: Trx, userId: bigint, now: Date): Promise<{ claimed: string }> {
   const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: 'rewards' });
   if (amount <= 0n) throw new AppError('CLAIM_NONE');
   await postEntry(trx, {
     kind: 'claim',
     ref: `claim:${userId}`,
+    at: now,
     postings: [
       { userId, asset: 'AIC', kind: 'rewards', amount: -amount },
       { userId, asset: 'AIC', kind: 'wallet', amount },

@@ -7,7 +7,9 @@ export const SYSTEM = 0n;
 
 export type AccountKey = { userId: bigint; asset: Asset; kind: AccountKind };
 export type Posting = AccountKey & { amount: bigint };
-export type EntryInput = { kind: string; ref?: string | null; postings: Posting[] };
+/** `at` is the moment of the movement from the app's clock (statements are dated by it); without
+ * it the database's own time is used. */
+export type EntryInput = { kind: string; ref?: string | null; at?: Date; postings: Posting[] };
 
 /** Thrown when a posting would take a balance below zero; the HTTP layer maps it to a4. */
 export class InsufficientBalance extends Error {
@@ -50,7 +52,7 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
 
   const entry = await trx
     .insertInto('journal_entries')
-    .values({ kind: input.kind, ref: input.ref ?? null })
+    .values({ kind: input.kind, ref: input.ref ?? null, ...(input.at ? { created_at: input.at } : {}) })
     .returning('id')
     .executeTakeFirstOrThrow();
 

@@ -5,8 +5,9 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
-import { utcDay } from '../platform/clock.ts';
-import { type ParamName, setParam } from '../platform/params.ts';
+import { proofLedgerChecks } from '../proof/repository.ts';
+import { addDays, utcDay } from '../platform/clock.ts';
+import { PARAM, type ParamName, setParam } from '../platform/params.ts';
 
 /** Money enters the treasury or the pool from outside (the platform's own funds). */
 export async function fund(
@@ -26,8 +27,9 @@ export async function fund(
 }
 
 /**
- * Schedules a parameter from a day on: never for a day already settled (past payouts keep the
- * values in force on their day), never before today.
+ * Schedules a parameter from a day on. Never for a day already settled (past payouts keep the
+ * values in force on their day); rates and other earn terms only with notice (the configured
+ * days ahead), so holders see a change coming. The price follows the market and is exempt.
  */
 export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>, body: ParamBody): Promise<void> {
   if (body.name === 'earn.360.launch_day') {
@@ -46,9 +48,12 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
     .where('status', '=', 'done')
     .executeTakeFirst();
   if (body.effectiveDay < today || (settled?.day && body.effectiveDay <= settled.day)) {
-    throw new AppError('PARAM', 'a change applies from a future, unsettled day');
+    throw new AppError('DAY_SETTLED', 'a change applies from a future, unsettled day');
   }
-  await setParam(trx, body.name as ParamName, body.effectiveDay, body.value);
+  if (body.name !== PARAM.aicPriceUsd && body.effectiveDay < addDays(today, ctx.config.paramNoticeDays)) {
+    throw new AppError('NOTICE_TOO_SHORT', `earn terms change at least ${ctx.config.paramNoticeDays} days ahead`);
+  }
+  await setParam(trx, body.name as ParamName, body.effectiveDay, body.value, ctx.clock.now());
 }
 
 /** The ledger's own check, and whether the treasury and the pool cover what comes next. */
@@ -73,5 +78,7 @@ export async function ledgerReport(ctx: AppContext) {
       covered: treasury >= fixedNextDay,
     },
     days: days.map((d) => ({ day: String(d.day), status: d.status, shortfall: d.shortfall })),
+    /** The latest proof of liabilities per asset: its total against the ledger's user accounts. */
+    proofs: await proofLedgerChecks(ctx.db),
   };
 }

@@ -69,19 +69,23 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
     );
   });
 
-  it('schedules parameters only for future, unsettled days', async () => {
+  it('schedules rates only with 7 days notice, never for a settled day; the price from today', async () => {
     const today = '2026-11-04';
     const set = (name: string, value: string, effectiveDay: string) =>
       post(t.app, PATHS.operatorParams, operator, { name, value, effectiveDay });
-    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-10')).json().code).toBe(0);
+    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-11')).json().code).toBe(0);
+    expect((await set('earn.fixed30.daily_rate', '0.005', '2026-11-10')).json().code).toBe(ERRORS.NOTICE_TOO_SHORT.code);
+    expect((await set('earn.current.daily_rate', '0.005', today)).json().code).toBe(ERRORS.NOTICE_TOO_SHORT.code);
     expect((await set('price.aic_usd', '1.25', today)).json().code).toBe(0);
-    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-02')).json().code).toBe(ERRORS.PARAM.code);
-    expect((await set('earn.fixed30.daily_rate', 'lots', '2026-11-10')).json().code).toBe(ERRORS.PARAM.code);
-    expect((await set('admin.password', '1', '2026-11-10')).json().code).toBe(ERRORS.PARAM.code);
+    expect((await set('price.aic_usd', '1.5', '2026-11-03')).json().code).toBe(ERRORS.DAY_SETTLED.code);
+    expect((await set('earn.fixed30.daily_rate', '0.004', '2026-11-02')).json().code).toBe(ERRORS.DAY_SETTLED.code);
+    expect((await set('earn.fixed30.daily_rate', 'lots', '2026-11-12')).json().code).toBe(ERRORS.PARAM.code);
+    expect((await set('admin.password', '1', '2026-11-12')).json().code).toBe(ERRORS.PARAM.code);
     const home = (await t.app.inject({ url: PATHS.home })).json().data;
     expect(home.price).toBe('1.25');
     const listed = (await t.app.inject({ url: PATHS.operatorParams, headers: bearer(operator) })).json().data.items;
-    expect(listed).toContainEqual({ name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-11-10' });
+    expect(listed).toContainEqual({ name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-11-11' });
+    expect(listed.filter((p: { name: string }) => p.name === 'earn.fixed30.daily_rate')).toHaveLength(1);
   });
 
   it('reports the ledger check green, with payout coverage', async () => {

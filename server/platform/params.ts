@@ -32,10 +32,12 @@ export async function setParam(
   name: ParamName,
   effectiveDay: string,
   value: string,
+  scheduledAt: Date = new Date(),
 ): Promise<void> {
   await db
     .insertInto('params')
-    .values({ name, effective_day: effectiveDay, value })
-    .onConflict((oc) => oc.columns(['name', 'effective_day']).doUpdateSet({ value }))
+    .values({ name, effective_day: effectiveDay, value, created_at: scheduledAt })
+    // Changing a scheduled value announces it anew: its scheduled time moves too.
+    .onConflict((oc) => oc.columns(['name', 'effective_day']).doUpdateSet({ value, created_at: scheduledAt }))
     .execute();
 }

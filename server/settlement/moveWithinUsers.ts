@@ -9,7 +9,7 @@ import type { AccountKind, Database } from '../db/schema.ts';
  */
 export async function moveWithinUsers(
   trx: Transaction<Database>,
-  move: { changes: RawBuilder<unknown>; from: AccountKind; to: AccountKind; kind: string; ref: string },
+  move: { changes: RawBuilder<unknown>; from: AccountKind; to: AccountKind; kind: string; ref: string; at?: Date },
 ): Promise<number> {
   const { rows } = await sql<{ n: bigint }>`
     with changed as (${move.changes}),
@@ -17,8 +17,9 @@ export async function moveWithinUsers(
       select user_id, sum(amount)::bigint as amount from changed where amount > 0 group by user_id
     ),
     entry as (
-      insert into journal_entries (kind, ref)
-      select ${move.kind}, ${move.ref} where exists (select 1 from per_user)
+      insert into journal_entries (kind, ref, created_at)
+      select ${move.kind}, ${move.ref}, coalesce(${move.at ?? null}::timestamptz, now())
+      where exists (select 1 from per_user)
       returning id
     ),
     posts as (

@@ -11,6 +11,8 @@ export type IncomeStep = {
    * power_add, cycle_add, inputs (jsonb: what the amount was computed from).
    */
   candidates: RawBuilder<unknown>;
+  /** When the entry is dated (the app's clock); the database's time without it. */
+  at?: Date;
 };
 
 export class Shortfall extends Error {
@@ -59,8 +61,8 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
       ),
       total as (select coalesce(sum(amount), 0)::bigint as amount from per_account),
       entry as (
-        insert into journal_entries (kind, ref)
-        select 'settlement', ${ref} from total where amount > 0
+        insert into journal_entries (kind, ref, created_at)
+        select 'settlement', ${ref}, coalesce(${step.at ?? null}::timestamptz, now()) from total where amount > 0
         returning id
       ),
       posts as (

@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
+import { buildProofs } from '../proof/build.ts';
 import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from './moveWithinUsers.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
@@ -220,6 +221,8 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
       oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }),
     )
     .execute();
+  // Proof of liabilities: the day's trees from the balances right after it (own transaction, once).
+  if (status === 'done') await buildProofs(ctx, day);
   return {
     day,
     status,
@@ -267,7 +270,10 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
             from orders
             where product = 'current' and status = 'in_progress'
               and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
-              and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date`,
+              and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date
+            -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so
+            -- no cycle is credited to an order already paid out (found by the reliability suite).
+            for update`,
         }),
       );
       paid += result.rows;

@@ -6,7 +6,12 @@ import { AppError } from '../http/errors.ts';
  * Binds a superior's invitation code, once: not empty, known, not one's own, and not closing a
  * cycle (the superior may not sit in the user's own downline). Keeps the materialized paths.
  */
-export async function bindInviter(trx: Transaction<Database>, userId: bigint, rawCode: string | undefined): Promise<bigint> {
+export async function bindInviter(
+  trx: Transaction<Database>,
+  userId: bigint,
+  rawCode: string | undefined,
+  at: Date,
+): Promise<bigint> {
   const code = rawCode?.trim().toUpperCase() ?? '';
   if (!code) throw new AppError('INVITE_EMPTY');
   const inviter = await trx.selectFrom('users').select('id').where('invite_code', '=', code).executeTakeFirst();
@@ -24,7 +29,7 @@ export async function bindInviter(trx: Transaction<Database>, userId: bigint, ra
   if (!me || !superior) throw new AppError('UNAUTHORIZED');
   if (me.inviter_id !== null) throw new AppError('INVITE_BOUND');
   if (superior.path.map(String).includes(String(userId))) throw new AppError('INVITE_CODE', 'would close a cycle');
-  await trx.updateTable('users').set({ inviter_id: inviter.id }).where('id', '=', userId).execute();
+  await trx.updateTable('users').set({ inviter_id: inviter.id, bound_at: at }).where('id', '=', userId).execute();
   // The user and the downline they may already have hang under the inviter's path now.
   await sql`
     update users set path = (select path || id from users where id = ${inviter.id}) || path

@@ -7,7 +7,11 @@ import { addDays } from '../platform/clock.ts';
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
 /** A user's direct invitees with their branch figures and the rebates earned from each. */
-export async function inviteRecords(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
+export async function inviteRecords(
+  db: Db,
+  userId: bigint,
+  query: { from?: string; to?: string; cursor?: string; limit?: number },
+) {
   const limit = query.limit ?? 20;
   const { rows } = await sql<{
     id: bigint;
@@ -20,11 +24,13 @@ export async function inviteRecords(db: Db, userId: bigint, query: { cursor?: st
     team_count: number | null;
     rebate: bigint;
   }>`
-    select u.id, u.name, u.created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
+    select u.id, u.name, coalesce(u.bound_at, u.created_at) as created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
       coalesce((select sum(i.amount) from income i
         where i.user_id = ${userId} and i.kind = 'rebate' and i.inputs->>'branch' = u.id::text), 0)::bigint as rebate
     from users u left join team_stats ts on ts.user_id = u.id
     where u.inviter_id = ${userId} ${query.cursor ? sql`and u.id < ${BigInt(query.cursor)}` : sql``}
+      ${query.from ? sql`and u.bound_at >= ${new Date(query.from)}` : sql``}
+      ${query.to ? sql`and u.bound_at < ${new Date(query.to)}` : sql``}
     order by u.id desc limit ${limit + 1}`.execute(db);
   const page = rows.slice(0, limit);
   return {

@@ -77,6 +77,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
           await postEntry(trx, {
             kind: 'claim_network',
             ref: `claim:${userId}`,
+            at: ctx.clock.now(),
             postings: [
               { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
               { userId, asset: 'AIC', kind: 'wallet', amount: claimable },

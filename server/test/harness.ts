@@ -21,6 +21,8 @@ export type TestAppOptions = {
   clock?: Clock;
   seed?: boolean;
   config?: Partial<Config>;
+  /** PostgreSQL only: reach the test database at this address (a proxy in front of it). */
+  databaseUrl?: string;
 };
 
 /**
@@ -31,7 +33,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const schema = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (schema) await withPgClient((c) => c.query(`create schema ${schema}`));
   const handle = await connect(
-    kind === 'postgres' ? { databaseUrl: TEST_DATABASE_URL, schema, poolSize: 10 } : {},
+    kind === 'postgres' ? { databaseUrl: options.databaseUrl ?? TEST_DATABASE_URL, schema, poolSize: 10 } : {},
   );
   await migrateToLatest(handle.db);
   if (options.seed !== false) await seedDemoData(handle.db);

@@ -10,8 +10,8 @@ import { type AccountKey, postEntry, SYSTEM } from '../ledger/ledger.ts';
  * counterpart is the platform's own `exchange` account, and it calls the exchange's API.
  */
 export type ExchangeAdapter = {
-  /** Called once, in the transaction that creates the user. */
-  onUserCreated(trx: Transaction<Database>, userId: bigint): Promise<void>;
+  /** Called once, in the transaction that creates the user, at `now` of the app's clock. */
+  onUserCreated(trx: Transaction<Database>, userId: bigint, now: Date): Promise<void>;
   /** The account on the exchange side of a user's transfer. */
   counterpart(userId: bigint, asset: Asset): AccountKey;
 };
@@ -19,10 +19,11 @@ export type ExchangeAdapter = {
 export const DEMO_BALANCES = { AIC: 20_000n * UNIT, USDT: 1_000n * UNIT } as const;
 
 export const embeddedExchange: ExchangeAdapter = {
-  async onUserCreated(trx, userId) {
+  async onUserCreated(trx, userId, now) {
     await postEntry(trx, {
       kind: 'demo_funding',
       ref: `demo:${userId}`,
+      at: now,
       postings: (['AIC', 'USDT'] as const).flatMap((asset) => [
         { userId: SYSTEM, asset, kind: 'exchange' as const, amount: -DEMO_BALANCES[asset] },
         { userId, asset, kind: 'exchange_wallet' as const, amount: DEMO_BALANCES[asset] },

@@ -25,6 +25,7 @@ export async function moveFunds(trx: Transaction<Database>, exchange: ExchangeAd
   await postEntry(trx, {
     kind: move.type,
     ref: `transfer:${row.id}`,
+    at: move.now,
     postings: [
       { ...from, amount: -move.amount },
       { ...to, amount: move.amount },
@@ -52,6 +53,7 @@ export async function reviewTransfer(
   await postEntry(trx, {
     kind: review.approve ? 'transfer_approved' : 'transfer_rejected',
     ref: `transfer:${row.id}`,
+    at: review.now,
     postings: [
       { ...pending, amount: -row.amount },
       { ...target, amount: row.amount },

@@ -1,9 +1,9 @@
-import { messageKeyForCode, messageKeyForHttpStatus } from '../../../contract/errors.ts';
-import type { EnvelopeOf } from '../../../contract/envelope.ts';
+import { NO_ANSWER } from '../../../contract/errors.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { storage } from '../lib/storage.ts';
 import { showToast } from '../lib/toast.ts';
 import { sessionStore } from '../session/store.ts';
+import { type Answer, type NoAnswer, outcomeOf, transport } from './transport.ts';
 
 /** The configured API host; empty means the same origin that served the app. */
 const HOST = (import.meta.env.VITE_API_HOST as string | undefined) ?? '';
@@ -28,6 +28,8 @@ export type CallOptions = {
   /** POST only: the same key for a retry of the same user action. */
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** How long to wait for the answer before a7 (default REQUEST_TIMEOUT_MS). */
+  timeoutMs?: number;
 };
 
 function encode(params: Params | undefined): string {
@@ -49,10 +51,14 @@ function headers(extra: Record<string, string>): Record<string, string> {
 
 let forcedLogout = false;
 
-/** Spec section 4: a 401 clears the signed-in keys, then after 1 s goes home and reloads. */
-function forceLogout(): void {
+/** Spec sections 4 and 8: a 401 says a11, clears the signed-in keys, then after 1 s goes home and reloads. */
+function forceLogout(message: string): void {
   if (forcedLogout) return;
   forcedLogout = true;
+  // Said once, whichever call met the 401 first (even one that shows no toast of its own).
+  showError(message);
+  // Start-up must not authorise at once: home waits the 1 s with everyone else.
+  sessionStore.beginLogout();
   sessionStore.clear();
   setTimeout(() => {
     location.hash = '#/home';
@@ -71,36 +77,44 @@ function showError(message: string): void {
 const staleSession = (sentToken: string | null) =>
   sessionStore.isLoggingOut() || storage.get('token') !== sentToken;
 
-async function handle<T>(response: Response | null, options: CallOptions, sentToken: string | null): Promise<T> {
-  let envelope: EnvelopeOf<T> | null = null;
-  if (response) {
-    envelope = (await response.json().catch(() => null)) as EnvelopeOf<T> | null;
-  }
-  if (response?.ok && envelope && envelope.code === 0) return envelope.data;
-
-  const code = envelope && typeof envelope.code === 'number' ? envelope.code : (response?.status ?? 0);
-  const key = envelope ? messageKeyForCode(code) : messageKeyForHttpStatus(code);
+/** Spec section 8: a refused call shows the catalogue's message as a toast (401 also logs out). */
+function handle<T>(answer: Answer | NoAnswer, options: CallOptions, sentToken: string | null): T {
+  const outcome = outcomeOf<T>(answer);
+  if (outcome.ok) return outcome.data;
+  const { code, key } = outcome;
   // The catalogue's translation first; the server's msg only where we have no text of our own.
-  const translated = i18next.exists(key) ? i18next.t(key) : (envelope?.msg ?? i18next.t('err.generic'));
+  const translated = i18next.exists(key) ? i18next.t(key) : (outcome.msg ?? i18next.t('err.generic'));
   if (code === 401 && staleSession(sentToken)) throw new ApiError(code, translated);
-  if (code === 401) forceLogout();
-  if (options.toast !== false) showError(translated);
+  if (code === 401) forceLogout(translated);
+  else if (options.toast !== false) showError(translated);
   throw new ApiError(code, translated);
 }
 
 async function send<T>(path: string, init: RequestInit, extra: Record<string, string>, options: CallOptions) {
   const sentToken = storage.get('token');
-  const response = await fetch(`${HOST}${path}`, {
-    ...init,
-    headers: headers(extra),
-    signal: options.signal ?? null,
-  }).catch(() => null);
-  return handle<T>(response, options, sentToken);
+  const answer = await transport(`${HOST}${path}`, { ...init, headers: headers(extra) }, options.signal, options.timeoutMs);
+  return handle<T>(answer, options, sentToken);
 }
 
 export function apiGet<T>(path: string, params?: Params, options: CallOptions = {}): Promise<T> {
   const query = encode(params);
   return send<T>(query ? `${path}?${query}` : path, {}, {}, options);
+}
+
+/**
+ * A file the server answers (a CSV export), fetched with the bearer token a plain link could not
+ * carry. A refusal comes as the envelope and is handled like any other call.
+ */
+export async function apiDownload(path: string, options: CallOptions = {}): Promise<{ blob: Blob; filename: string | null }> {
+  const sentToken = storage.get('token');
+  const response = await fetch(`${HOST}${path}`, { headers: headers({}), signal: options.signal ?? null }).catch(() => null);
+  if (!response) return handle<never>({ noAnswer: NO_ANSWER.offline }, options, sentToken);
+  if (!response.ok || (response.headers.get('content-type') ?? '').includes('json')) {
+    const body: unknown = await response.json().catch(() => null);
+    return handle<never>({ status: response.status, ok: false, body }, options, sentToken);
+  }
+  const disposition = response.headers.get('content-disposition') ?? '';
+  return { blob: await response.blob(), filename: /filename="([^"]+)"/.exec(disposition)?.[1] ?? null };
 }
 
 /** POST with a JSON body; every POST carries an Idempotency-Key (one per user action). */

@@ -17,6 +17,9 @@ import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
 
+/** Settling days can take minutes on a large book: wait longer than other calls. */
+const SETTLE_TIMEOUT_MS = 10 * 60_000;
+
 export type ReviewItem = ReviewQueueData['items'][number];
 export type ParamVersion = Static<typeof ParamsData>['items'][number];
 export type AuditEntry = AuditData['items'][number];
@@ -77,14 +80,14 @@ const AFTER_SETTLEMENT = [...AFTER_ACTION, queryKeys.earn, queryKeys.team, query
 
 export const useSettle = () =>
   useIdempotentAction<SettleBody, SettleData>({
-    run: (body, idempotencyKey) => apiPost(PATHS.operatorSettle, body, { idempotencyKey }),
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorSettle, body, { idempotencyKey, timeoutMs: SETTLE_TIMEOUT_MS }),
     fingerprint: (body) => `settle|${body.day ?? 'due'}`,
     invalidate: AFTER_SETTLEMENT,
   });
 
 export const useAdvanceClock = () =>
   useIdempotentAction<ClockAdvanceBody, SettleData>({
-    run: (body, idempotencyKey) => apiPost(PATHS.operatorClockAdvance, body, { idempotencyKey }),
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorClockAdvance, body, { idempotencyKey, timeoutMs: SETTLE_TIMEOUT_MS }),
     fingerprint: (body) => `advance|${body.days}`,
     invalidate: AFTER_SETTLEMENT,
   });

@@ -23,12 +23,12 @@ export const useZeroLog = () =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
-/** Direct invitees and their branches, newest first, page by page. */
-export const useInviteRecords = () =>
+/** Direct invitees and their branches, newest first, page by page; optionally those who bound in [from, to). */
+export const useInviteRecords = (range: { from?: string; to?: string } = {}) =>
   useInfiniteQuery({
-    queryKey: queryKeys.inviteRecords,
+    queryKey: [...queryKeys.inviteRecords, range],
     queryFn: ({ pageParam, signal }) =>
-      apiGet<InviteRecordsData>(PATHS.inviteRecords, { cursor: pageParam, limit: TEAM_PAGE_SIZE }, { signal }),
+      apiGet<InviteRecordsData>(PATHS.inviteRecords, { ...range, cursor: pageParam, limit: TEAM_PAGE_SIZE }, { signal }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });

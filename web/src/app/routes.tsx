@@ -45,9 +45,39 @@ export const routes: RouteObject[] = [
         ...meta('title.wallet', signedInOnly),
       },
       {
+        path: 'activity',
+        lazy: async () => ({ Component: (await import('../pages/activity/ActivityPage.tsx')).ActivityPage }),
+        ...meta('activity.title', signedInOnly),
+      },
+      {
+        path: 'income',
+        lazy: async () => ({ Component: (await import('../pages/income/IncomePage.tsx')).IncomePage }),
+        ...meta('title.income', signedInOnly),
+      },
+      {
+        path: 'rates',
+        lazy: async () => ({ Component: (await import('../pages/rates/RatesPage.tsx')).RatesPage }),
+        ...meta('title.rates'),
+      },
+      {
+        path: 'proof',
+        lazy: async () => ({ Component: (await import('../pages/proof/ProofPage.tsx')).ProofPage }),
+        ...meta('proof.title'),
+      },
+      {
         path: 'operator',
         lazy: async () => ({ Component: (await import('../pages/operator/OperatorPage.tsx')).OperatorPage }),
         ...meta('title.operator', signedInOnly),
+      },
+      {
+        path: 'statement',
+        lazy: async () => ({ Component: (await import('../pages/statement/StatementPage.tsx')).StatementPage }),
+        ...meta('statement.title', signedInOnly),
+      },
+      {
+        path: 'sessions',
+        lazy: async () => ({ Component: (await import('../pages/sessions/SessionsPage.tsx')).SessionsPage }),
+        ...meta('sessions.title', signedInOnly),
       },
       { path: '*', element: <Navigate to="/home" replace /> },
     ],

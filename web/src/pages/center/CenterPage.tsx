@@ -7,6 +7,7 @@ import { PRODUCTS, type ProductInfoData } from '../../../../contract/earn.ts';
 import { useProductInfo } from '../../api/earn.ts';
 import { queryKeys, useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { DualView } from './DualView.tsx';
 import { IncomeChart } from './IncomeChart.tsx';
 import { MyOrders } from './orders/OrderList.tsx';
 import { ProductPane } from './ProductPane.tsx';
@@ -24,6 +25,9 @@ function UserStrip() {
         </Link>
         <Link className="user-strip__link" to="/wallet">
           {t('wallet.entry')}
+        </Link>
+        <Link className="user-strip__link" to="/income">
+          {t('income.entry')}
         </Link>
       </div>
     </div>
@@ -86,6 +90,7 @@ export function CenterPage() {
             </Tabs.Tab>
           ))}
         </Tabs>
+        <DualView />
         <WithInfo>{(info) => <RewardsCard rewards={info.rewards} />}</WithInfo>
         <IncomeChart />
         <MyOrders focus={wanted} />

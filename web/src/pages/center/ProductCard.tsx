@@ -1,7 +1,9 @@
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { Figure } from '../../components/Figure.tsx';
+import { paramLabelKey } from '../operator/params.ts';
 import { ratePercent } from './estimate.ts';
 
 /**
@@ -40,6 +42,14 @@ export function ProductCard({ product, info }: { product: Product; info: Product
         </p>
       )}
       <p className="card__text">{t(`product.${product}.rule`)}</p>
+      {card?.upcoming && (
+        <p className="product-card__upcoming" role="note">
+          {t('rates.upcoming', { name: t(paramLabelKey(card.upcoming.name) ?? card.upcoming.name), value: card.upcoming.value, day: card.upcoming.effectiveDay })}
+        </p>
+      )}
+      <Link className="text-link" to="/rates">
+        {t('rates.entry')}
+      </Link>
     </section>
   );
 }

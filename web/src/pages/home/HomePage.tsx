@@ -7,7 +7,10 @@ import { LANGUAGES } from '../../../../contract/languages.ts';
 import { useDashboard } from '../../api/queries.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { useLanguage } from '../../i18n/index.ts';
+import { ActivityEntry } from '../activity/ActivityEntry.tsx';
 import { OperatorEntry } from '../operator/OperatorEntry.tsx';
+import { ProofLine } from '../proof/ProofLine.tsx';
+import { PlatformFigures } from './PlatformFigures.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
 
@@ -54,6 +57,8 @@ function Dashboard() {
           <Figure label={t('home.pool')} value={formatAmount(data.pool)} unit="AIC" />
         </dl>
       </section>
+      <PlatformFigures figures={data.figures} />
+      <ActivityEntry />
     </>
   );
 }
@@ -98,6 +103,7 @@ export function HomePage() {
           </section>
         )
       )}
+      <ProofLine />
       <div className="actions">
         <Button block color="primary" size="large" onClick={enter}>
           {signedIn ? t('home.enter') : t('home.signIn')}

@@ -5,7 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys, useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ActivityEntry } from '../activity/ActivityEntry.tsx';
+import { ProofEntry } from '../proof/ProofEntry.tsx';
 import { NetworkIncomeCard } from '../rebate/NetworkIncomeCard.tsx';
+import { AccountLinks } from '../sessions/AccountLinks.tsx';
 import { CodesCard } from './CodesCard.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
 import { ProfileCard } from './ProfileCard.tsx';
@@ -62,6 +65,9 @@ export function MyPage() {
         <EarningsCard user={user} />
         <NetworkIncomeCard details />
         <ReinvestEntry />
+        <ProofEntry />
+        <ActivityEntry />
+        <AccountLinks />
         <TeamSection user={user} />
       </>
     );

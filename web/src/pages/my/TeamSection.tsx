@@ -1,15 +1,40 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import type { UserInfoData } from '../../../../contract/team.ts';
+import { activityRange, useActivity } from '../../api/activity.ts';
 import { useInviteRecords } from '../../api/team.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { InviteRecordItem } from './InviteRecordItem.tsx';
 
+/** Only the invitees who joined inside the recruitment activity, with its dates. */
+function WindowSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) => void }) {
+  const { t } = useTranslation();
+  const { data } = useActivity();
+  const label = t('activity.withinSwitch');
+  return (
+    <div className="records__window">
+      <button type="button" role="switch" className="toggle" aria-checked={on} aria-label={label} disabled={!data} onClick={() => onChange(!on)}>
+        <span className="toggle__text">{label}</span>
+        <span className="toggle__track" aria-hidden="true">
+          <span className="toggle__thumb" />
+        </span>
+      </button>
+      {on && data && (
+        <p className="field__note">{t('activity.window', { first: data.activity.firstDay, last: data.activity.lastDay })}</p>
+      )}
+    </div>
+  );
+}
+
 /** The team (as of the last settled day): quantity, size, direct invitees, then the invitation records. */
 export function TeamSection({ user }: { user: UserInfoData }) {
   const { t } = useTranslation();
   const records = t('my.records.title');
+  const [withinActivity, setWithinActivity] = useState(false);
+  const { data: activity } = useActivity();
+  const range = withinActivity && activity ? activityRange(activity) : {};
   return (
     <>
       <section className="card team" aria-label={t('my.team.title')}>
@@ -23,8 +48,9 @@ export function TeamSection({ user }: { user: UserInfoData }) {
       </section>
       <section className="card records" aria-label={records}>
         <h2 className="card__title">{records}</h2>
+        <WindowSwitch on={withinActivity} onChange={setWithinActivity} />
         <PagedList
-          query={useInviteRecords()}
+          query={useInviteRecords(range)}
           label={records}
           failed={t('my.records.failed')}
           className="orders__list"

@@ -3,6 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_MS } from '../../api/client.ts';
 import { useScheduleParam } from '../../api/operator.ts';
+import { useRateHistory } from '../../api/rates.ts';
 import { DateField } from '../../components/DateField.tsx';
 import { confirmAction } from './confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
@@ -22,8 +23,11 @@ export function ParamForm({ today }: { today: string }) {
   const [error, setError] = useState<string | null>(null);
   const busy = useRef(false);
   const { send, sending } = useScheduleParam();
-  // A day picked before the server's today moved on is no longer allowed: today instead.
-  const day = picked && picked >= today ? picked : today;
+  // Earn terms change only with notice; the price follows the market from today.
+  const notice = useRateHistory().data?.noticeDays ?? 0;
+  const earliest = name === 'price.aic_usd' ? today : addDays(today, notice);
+  // A day picked before the earliest allowed (the server's today moved on) becomes the earliest.
+  const day = picked && picked >= earliest ? picked : earliest;
   const label = (n: string) => t(paramLabelKey(n) ?? n);
 
   const submit = async () => {
@@ -51,6 +55,7 @@ export function ParamForm({ today }: { today: string }) {
     <section className="card" aria-label={t('operator.params.schedule')}>
       <h2 className="card__title">{t('operator.params.schedule')}</h2>
       <p className="card__text">{t('operator.params.rule')}</p>
+      <p className="card__text">{t('operator.params.noticeRule', { days: notice })}</p>
       <label className="field__label" htmlFor={nameId}>
         {t('operator.params.name')}
       </label>
@@ -95,7 +100,7 @@ export function ParamForm({ today }: { today: string }) {
         <DateField
           label={t('operator.params.effectiveDay')}
           value={dateOfDay(day)}
-          min={dateOfDay(today)}
+          min={dateOfDay(earliest)}
           max={dateOfDay(addDays(today, HORIZON_DAYS))}
           onChange={(date) => setPicked(dayOfDate(date))}
         />

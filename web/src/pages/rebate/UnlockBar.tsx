@@ -12,7 +12,7 @@ const percentOf = (share: string) => ratePercent(share) ?? '0';
  * The unlock tier: what the user holds in active orders against the tiers (5,000 AIC unlocks
  * 30%, 10,000 AIC 50% by default), as a bar with a mark per tier, and what the next tier needs.
  */
-export function UnlockBar({ data }: { data: ZeroProfitData }) {
+export function UnlockBar({ data }: { data: Pick<ZeroProfitData, 'held' | 'tiers' | 'unlockPercent' | 'lockupDays'> }) {
   const { t } = useTranslation();
   const progress = unlockProgress(data);
   const percent = percentOf(data.unlockPercent);

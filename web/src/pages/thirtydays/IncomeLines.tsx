@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import { useRewardLog } from '../../api/earn.ts';
 import { PagedList } from '../../components/PagedList.tsx';
+import { HowComputed } from '../income/HowComputed.tsx';
 
-/** Income lines of one kind (fixed: the daily accrual of 30-day orders), newest first. */
+/** Income lines of one kind (fixed: the daily accrual of 30-day orders), newest first, each explained. */
 export function IncomeLines({ kind, label }: { kind: string; label: string }) {
   const { t } = useTranslation();
   return (
@@ -23,6 +24,7 @@ export function IncomeLines({ kind, label }: { kind: string; label: string }) {
             <time className="record__time" dateTime={line.day}>
               {line.day}
             </time>
+            <HowComputed kind={line.kind} inputs={line.inputs} amount={line.amount} day={line.day} />
           </div>
         </li>
       )}

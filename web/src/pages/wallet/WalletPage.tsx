@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, PullToRefresh } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { TransferType } from '../../../../contract/wallet.ts';
 import { queryKeys } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -39,6 +39,9 @@ export function WalletPage() {
         <AssetSummary />
         <WalletActions onOpen={open} />
         <TransferRecords />
+        <Link className="text-link" to="/statement">
+          {t('statement.title')} <span aria-hidden="true">→</span>
+        </Link>
         <div className="actions wallet-logout">
           <Button block fill="outline" size="large" onClick={signOut}>
             {t('common.logout')}

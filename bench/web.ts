@@ -1,0 +1,102 @@
+/**
+ * Web benchmark: the home route's JavaScript, gzipped (scripts/home-weight.mjs), and Lighthouse
+ * mobile performance of the home page served by the real server on embedded PGlite.
+ *   npx tsx bench/web.ts
+ * Uses dist/web when it is fresher than its sources, otherwise builds into a temporary folder
+ * (never into dist/web). Lighthouse is fetched by npx at run time (BENCH_LIGHTHOUSE, default
+ * lighthouse@12.8.2, the last major that runs on Node 20) and drives CHROME_PATH (default
+ * /usr/bin/chromium). If it cannot be fetched or run, the reason is printed instead.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { type RunningServer, startServer } from '../e2e/support/server.ts';
+import { type Figure, int, report } from './report.ts';
+
+const run = promisify(execFile);
+const WEIGHT_GOAL_KB = 120;
+const SCORE_GOAL = 95;
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE ?? 'lighthouse@12.8.2';
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const fig = (figure: string, value: string, goal?: { goal: string; met: boolean }): Figure => ({
+  benchmark: 'web',
+  figure,
+  value,
+  ...goal,
+});
+
+/** dist/web when fresh (scripts/build-if-stale.mjs --check), else a build into `temp`. */
+async function webBuild(temp: string): Promise<{ dir: string; note: string }> {
+  const fresh = await run(process.execPath, ['scripts/build-if-stale.mjs', '--check']).then(() => true, () => false);
+  if (fresh) return { dir: 'dist/web', note: 'dist/web (fresh)' };
+  const dir = join(temp, 'web');
+  const started = performance.now();
+  await run('npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir', '--logLevel', 'warn']);
+  return { dir, note: `built into a temp folder in ${((performance.now() - started) / 1000).toFixed(0)} s` };
+}
+
+/** Runs scripts/home-weight.mjs on the build and reads its total. */
+async function homeWeight(dir: string): Promise<Figure> {
+  const { stdout } = await run(process.execPath, ['scripts/home-weight.mjs', dir]);
+  console.log(stdout.trimEnd());
+  const kb = Number(/([\d.]+) KB\s+home route JavaScript/.exec(stdout)?.[1]);
+  return fig('home route JavaScript, gzipped', `${kb.toFixed(1)} KB`, {
+    goal: `< ${WEIGHT_GOAL_KB} KB`,
+    met: kb < WEIGHT_GOAL_KB,
+  });
+}
+
+type Audit = { numericValue?: number };
+type LighthouseResult = {
+  lighthouseVersion: string;
+  runtimeError?: { message: string };
+  categories: { performance?: { score: number | null } };
+  audits: Record<string, Audit | undefined>;
+};
+
+/** Lighthouse (mobile, the default form factor) on the home page. */
+async function lighthouse(url: string, temp: string): Promise<Figure[]> {
+  const output = join(temp, 'lighthouse.json');
+  const args = [
+    '--yes', LIGHTHOUSE, url, '--output=json', `--output-path=${output}`, '--quiet',
+    '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+  ];
+  try {
+    await run('npx', args, { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
+    console.log(`lighthouse could not run: ${why}`);
+    return [fig('Lighthouse mobile', `not run: ${why.slice(0, 200)}`)];
+  }
+  const result = JSON.parse(readFileSync(output, 'utf8')) as LighthouseResult;
+  if (result.runtimeError) return [fig('Lighthouse mobile', `failed: ${result.runtimeError.message}`)];
+  const ms = (audit: string) => `${int(result.audits[audit]?.numericValue ?? Number.NaN)} ms`;
+  const score = Math.round((result.categories.performance?.score ?? 0) * 100);
+  return [
+    fig(`Lighthouse ${result.lighthouseVersion} mobile: performance score`, String(score), {
+      goal: `>= ${SCORE_GOAL}`,
+      met: score >= SCORE_GOAL,
+    }),
+    fig('Lighthouse: FCP', ms('first-contentful-paint')),
+    fig('Lighthouse: LCP', ms('largest-contentful-paint')),
+    fig('Lighthouse: TBT', ms('total-blocking-time')),
+    fig('Lighthouse: CLS', (result.audits['cumulative-layout-shift']?.numericValue ?? Number.NaN).toFixed(3)),
+  ];
+}
+
+const temp = mkdtempSync(join(tmpdir(), 'bench-web-'));
+let server: RunningServer | undefined;
+try {
+  const loadAtStart = loadavg()[0]?.toFixed(2);
+  const build = await webBuild(temp);
+  const figures = [await homeWeight(build.dir)];
+  server = await startServer({ WEB_DIR: build.dir, SETTLEMENT_INTERVAL_MS: '0' });
+  figures.push(...(await lighthouse(`${server.baseUrl}/`, temp)));
+  figures.push(fig('load average (1 min) at start / end', `${loadAtStart} / ${loadavg()[0]?.toFixed(2)}`));
+  report(`Web: home route weight and Lighthouse (build: ${build.note})`, figures);
+} finally {
+  await server?.stop();
+  rmSync(temp, { recursive: true, force: true });
+}

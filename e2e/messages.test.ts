@@ -1,0 +1,86 @@
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
+import { phonePage } from './support/browser.ts';
+import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
+
+/** An answer as the server would send it for a refusal: the envelope with its code. */
+const refusal = (status: number, code: number, msg: string) => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify({ code, msg, data: null }),
+});
+
+/** How long a toast with `text` stays on screen, in ms. */
+async function toastShownFor(page: Page, text: string): Promise<number> {
+  const toast = page.locator('.adm-toast-main').filter({ hasText: text });
+  await toast.waitFor();
+  const shown = Date.now();
+  await toast.waitFor({ state: 'hidden' });
+  return Date.now() - shown;
+}
+
+/**
+ * Spec sections 7 to 9, how the app handles answers: a failed login is silent, the
+ * authorisation address's and the dashboard's refusals show their message as a toast for 2 s,
+ * and logout and forced logout wait 1 s before they leave.
+ */
+describe('answers and their messages at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({}, (run) => ({ server, browser } = run));
+
+  it('clears a failed login silently, and toasts a refused authorisation address for 2 s', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    // Code and state from the URL that the server does not know: the login fails.
+    const login = page.waitForResponse((response) => response.url().includes('/api/login'));
+    await page.goto(`${server.baseUrl}/?code=not-a-code&state=not-a-state#/home`);
+    expect((await (await login).json()).code).not.toBe(0);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    for (const key of ['code', 'state', 'token', 'userId']) expect(await storedCookie(page, key), key).toBeUndefined();
+    expect(await page.locator('.adm-toast-main').count()).toBe(0);
+
+    // The authorisation address refused (the exchange's sign-in server down): its message, 2 s.
+    await page.route('**/api/authorPage**', (route) => route.fulfill(refusal(502, 502, 'Gateway error')));
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const shown = await toastShownFor(page, 'Gateway error');
+    expect(shown).toBeGreaterThanOrEqual(1_800);
+    expect(shown).toBeLessThan(3_500);
+    expect(page.url()).toContain('#/home');
+    expect(errors).toEqual([]);
+  });
+
+  it('toasts a dashboard refusal, and waits 1 s before logout and forced logout leave', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    await signInThroughExchange(page, server.baseUrl, { create: 'Mia' });
+
+    // The dashboard refused (the database unreachable): its message as a toast.
+    await page.route('**/api/home', (route) => route.fulfill(refusal(503, 503, 'Service unavailable')));
+    await page.reload();
+    await page.locator('.adm-toast-main').filter({ hasText: 'Service unavailable' }).waitFor();
+    await page.unroute('**/api/home');
+
+    // A token the server no longer knows: the next call's 401 shows its message, then after
+    // 1 s the app goes home, reloads, and authorises again.
+    const token = (await storedCookie(page, 'token')) as string;
+    await page.context().addCookies([{ name: 'aic_earn_token', value: `${token.slice(0, -2)}xx`, url: server.baseUrl }]);
+    await page.goto(`${server.baseUrl}/#/wallet`);
+    await page.locator('.adm-toast-main').filter({ hasText: 'Unauthorized, please log in' }).waitFor();
+    const forced = Date.now();
+    expect(await storedCookie(page, 'token')).toBeUndefined();
+    const exchange = new ExchangeSignInPage(page);
+    await exchange.waitFor();
+    expect(Date.now() - forced).toBeGreaterThanOrEqual(900);
+
+    // Logout: its message, then after 1 s authorisation again.
+    await exchange.pickAccount('Alice');
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByText('Logged out successfully, re-authorizing').waitFor();
+    const loggedOut = Date.now();
+    await exchange.waitFor();
+    expect(Date.now() - loggedOut).toBeGreaterThanOrEqual(900);
+    expect(errors).toEqual([]);
+  });
+});

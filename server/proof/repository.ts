@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import {
+  buildLevels,
+  CHUNK_BITS,
+  CHUNK_SIZE,
+  hashLeaf,
+  pathAt,
+  proofFile,
+  siblingsOf,
+  type Step,
+  toHex,
+  type TreeNode,
+  verifyProof,
+} from '../../contract/merkle.ts';
+import { formatUnits } from '../../contract/money.ts';
+import type { InclusionProof, ProofLedgerCheck, ProofRootData } from '../../contract/proof.ts';
+import type { Db } from '../db/connect.ts';
+import type { Asset } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
+import { LEAF_KINDS, nodeSha256, readLeaves, toLeaf } from './build.ts';
+
+/** The roots published for a day, or for the latest day built. */
+export async function publishedRoots(db: Db, day?: string): Promise<ProofRootData> {
+  const latest = day ?? (await db.selectFrom('proof_roots').select(sql<string>`max(day)::text`.as('day')).executeTakeFirst())?.day;
+  if (!latest) return { day: null, builtAt: null, roots: [] };
+  const rows = await db.selectFrom('proof_roots').selectAll().where('day', '=', latest).orderBy('asset').execute();
+  return {
+    day: rows.length ? latest : null,
+    builtAt: rows[0]?.built_at.toISOString() ?? null,
+    roots: rows.map((r) => ({ asset: r.asset, root: toHex(r.root), total: formatUnits(r.total), holders: r.holders })),
+  };
+}
+
+/**
+ * The holder's own proof: their leaf, the siblings inside its 1,024-leaf chunk (rebuilt from the
+ * stored leaves) and the stored siblings above it. Checked against the stored root before it
+ * leaves the server.
+ */
+export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
+  const root = await db
+    .selectFrom('proof_roots')
+    .selectAll()
+    .where('asset', '=', asset)
+    .$if(day !== undefined, (q) => q.where('day', '=', day as string))
+    .orderBy('day', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
+  const mine = await db
+    .selectFrom('proof_leaves')
+    .select('position')
+    .where('user_id', '=', userId)
+    .where('day', '=', root.day)
+    .where('asset', '=', asset)
+    .executeTakeFirst();
+  if (!mine) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
+
+  const chunk = mine.position >> CHUNK_BITS;
+  const start = chunk * CHUNK_SIZE;
+  const leaves = (await readLeaves(db, root.day, asset, start, start + CHUNK_SIZE)).map((row) => toLeaf(row, asset));
+  const levels = buildLevels(leaves.map((leaf) => hashLeaf(leaf, nodeSha256)), nodeSha256);
+  const offset = mine.position - start;
+  const wanted = siblingsOf(chunk, Math.ceil(root.holders / CHUNK_SIZE));
+  const upper = wanted.length
+    ? await db
+        .selectFrom('proof_nodes')
+        .select(['level', 'idx', 'hash', 'sum'])
+        .where('day', '=', root.day)
+        .where('asset', '=', asset)
+        .where((eb) => eb.or(wanted.map((s) => eb.and([eb('level', '=', s.level), eb('idx', '=', s.index)]))))
+        .execute()
+    : [];
+  const path: Step[] = [
+    ...pathAt(levels, offset),
+    ...wanted.map((s) => {
+      const node = upper.find((n) => n.level === s.level && n.idx === s.index);
+      if (!node) throw new Error(`proof node missing: ${root.day} ${asset} ${s.level}/${s.index}`);
+      return { hash: node.hash, sum: node.sum, side: s.side };
+    }),
+  ];
+  const proof = proofFile({
+    day: root.day,
+    asset,
+    root: { hash: root.root, sum: root.total },
+    leaf: { ...(leaves[offset] as (typeof leaves)[number]), ...(levels[0]?.[offset] as TreeNode) },
+    path,
+  });
+  const published = { day: root.day, asset, root: proof.root, total: proof.total };
+  const check = await verifyProof(proof, published, nodeSha256);
+  if (!check.ok) throw new Error(`built proof does not verify: ${check.failure}`);
+  return proof;
+}
+
+/** The latest tree per asset against the ledger: at build (same snapshot) and now. */
+export async function proofLedgerChecks(db: Db): Promise<ProofLedgerCheck[]> {
+  const { rows } = await sql<{ asset: Asset; day: string; holders: number; total: bigint; ledger_total: bigint; ledger_now: bigint }>`
+    select r.asset, r.day::text as day, r.holders, r.total, r.ledger_total,
+      (select coalesce(sum(balance), 0) from accounts a
+        where a.asset = r.asset and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)}))::bigint as ledger_now
+    from proof_roots r
+    where r.day = (select max(day) from proof_roots)
+    order by r.asset`.execute(db);
+  return rows.map((r) => ({
+    asset: r.asset,
+    day: r.day,
+    holders: r.holders,
+    total: formatUnits(r.total),
+    ledgerTotal: formatUnits(r.ledger_total),
+    ledgerNow: formatUnits(r.ledger_now),
+    matches: r.total === r.ledger_total,
+  }));
+}

@@ -1,0 +1,87 @@
+import { formatUnits } from '../../contract/money.ts';
+import type { AssetStatement, MonthlyData, MonthlyQuery, Movement } from '../../contract/statement.ts';
+import type { Asset } from '../../contract/wallet.ts';
+import type { Db } from '../db/connect.ts';
+import { AppError } from '../http/errors.ts';
+import { type AccountTotals, type Cursor, type MovementRow, monthMovements, monthTotals } from './repository.ts';
+import { statementType } from './types.ts';
+
+export const MONTHLY_PAGE = 50;
+
+/** A UTC month "YYYY-MM" as [first moment, first moment of the next month). */
+export function monthRange(month: string): { from: Date; to: Date } {
+  const [year, mon] = month.split('-').map(Number) as [number, number];
+  return { from: new Date(Date.UTC(year, mon - 1, 1)), to: new Date(Date.UTC(year, mon, 1)) };
+}
+
+export const monthOf = (date: Date): string => date.toISOString().slice(0, 7);
+
+const CURSOR_RE = /^(\d{1,19})\|(AIC|USDT)\|([a-z_]{1,40})$/;
+
+function parseCursor(cursor: string | undefined): Cursor | null {
+  if (!cursor) return null;
+  const match = CURSOR_RE.exec(cursor);
+  if (!match) throw new AppError('PARAM', 'cursor');
+  return { entryId: BigInt(match[1] as string), asset: match[2] as string, account: match[3] as string };
+}
+
+export function toMovement(row: MovementRow, balanceAfter: bigint): Movement {
+  return {
+    time: row.created_at.toISOString(),
+    entryId: String(row.entry_id),
+    type: statementType(row.entry_kind, row.ref),
+    account: row.account,
+    asset: row.asset,
+    amount: formatUnits(row.amount),
+    balanceAfter: formatUnits(balanceAfter),
+    reference: row.ref,
+  };
+}
+
+const totalsOf = (t: { opening: bigint; credits: bigint; debits: bigint }) => ({
+  opening: formatUnits(t.opening),
+  credits: formatUnits(t.credits),
+  debits: formatUnits(t.debits),
+  closing: formatUnits(t.opening + t.credits + t.debits),
+});
+
+/**
+ * Per asset, summed over the holder's accounts, with each account's own figures: opening +
+ * credits + debits = closing, exactly, for each account and so for their sum. Accounts with
+ * nothing before or during the month are left out.
+ */
+function byAsset(totals: AccountTotals[]): AssetStatement[] {
+  const assets = new Map<Asset, AccountTotals[]>();
+  for (const t of totals) {
+    if (t.opening === 0n && t.credits === 0n && t.debits === 0n) continue;
+    assets.set(t.asset, [...(assets.get(t.asset) ?? []), t]);
+  }
+  return [...assets].map(([asset, accounts]) => {
+    const sum = (pick: (t: AccountTotals) => bigint) => accounts.reduce((acc, t) => acc + pick(t), 0n);
+    return {
+      asset,
+      ...totalsOf({ opening: sum((t) => t.opening), credits: sum((t) => t.credits), debits: sum((t) => t.debits) }),
+      accounts: accounts.map((t) => ({ account: t.account, ...totalsOf(t) })),
+    };
+  });
+}
+
+/** The monthly statement: opening, the month's movements (a page), closing, per asset. */
+export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQuery, now: Date): Promise<MonthlyData> {
+  const month = query.month ?? monthOf(now);
+  const { from, to } = monthRange(month);
+  const limit = query.limit ?? MONTHLY_PAGE;
+  const totals = await monthTotals(db, userId, from, to, query.asset);
+  const rows = await monthMovements(db, userId, { from, to, asset: query.asset }, parseCursor(query.cursor), limit + 1);
+  const opening = new Map(totals.map((t) => [`${t.asset}|${t.account}`, t.opening]));
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    month,
+    from: from.toISOString(),
+    to: to.toISOString(),
+    assets: byAsset(totals),
+    movements: page.map((row) => toMovement(row, (opening.get(`${row.asset}|${row.account}`) ?? 0n) + row.running)),
+    nextCursor: rows.length > limit && last ? `${last.entry_id}|${last.asset}|${last.account}` : null,
+  };
+}

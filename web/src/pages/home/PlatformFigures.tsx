@@ -1,0 +1,42 @@
+import { useTranslation } from 'react-i18next';
+import type { PlatformFigures as Figures } from '../../../../contract/dashboard.ts';
+import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { Figure } from '../../components/Figure.tsx';
+import { ratePercent } from '../center/estimate.ts';
+
+/**
+ * The platform figures (spec section 1): the total network output the supercomputing pool has
+ * paid, the pool and the treasury, and the stable-income product (30 days), all from the server.
+ */
+export function PlatformFigures({ figures }: { figures: Figures }) {
+  const { t } = useTranslation();
+  const title = t('figures.title');
+  const stable = figures.stable;
+  return (
+    <section className="card" aria-label={title}>
+      <h2 className="card__title">{title}</h2>
+      <dl className="figures">
+        <Figure label={t('figures.networkOutput')} value={formatAmount(figures.networkOutput)} unit="AIC" />
+        <Figure
+          label={t('figures.lastOutput')}
+          value={
+            figures.lastOutputDay
+              ? t('figures.lastOutputValue', { amount: formatAmount(figures.lastOutput), day: figures.lastOutputDay })
+              : formatFigure(null)
+          }
+        />
+        <Figure label={t('figures.supercomputingPool')} value={formatAmount(figures.supercomputingPool)} unit="AIC" />
+        <Figure label={t('figures.treasury')} value={formatAmount(figures.treasury)} unit="AIC" />
+      </dl>
+      <h3 className="card__subtitle">{t('figures.stable', { days: stable.termDays })}</h3>
+      <dl className="figures">
+        <Figure label={t('figures.stableSubscribed')} value={formatAmount(stable.subscribed)} unit="AIC" />
+        <Figure
+          label={t('figures.stableRate')}
+          value={t('earn.rates', { rate: ratePercent(stable.dailyRate) ?? formatFigure(null), apr: stable.apr })}
+        />
+      </dl>
+      <p className="field__note">{t('figures.note')}</p>
+    </section>
+  );
+}

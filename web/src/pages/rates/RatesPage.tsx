@@ -1,0 +1,64 @@
+import { ErrorBlock, Tag } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import type { RateVersion } from '../../../../contract/rates.ts';
+import { useRateHistory } from '../../api/rates.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Loading } from '../../components/PagedList.tsx';
+import { paramLabelKey } from '../operator/params.ts';
+
+const STATUS_COLOR = { in_force: 'success', upcoming: 'warning', past: 'default' } as const;
+
+/** Every change of the earn terms, newest first per term, with the notice holders get. */
+export function RatesPage() {
+  const { t } = useTranslation();
+  const history = useRateHistory();
+  const names = [...new Set(history.data?.items.map((v) => v.name) ?? [])];
+  return (
+    <main className="page">
+      <PageHeader title={t('title.rates')} />
+      <section className="card">
+        <p className="card__text">{t('rates.notice', { days: history.data?.noticeDays ?? '--' })}</p>
+      </section>
+      {history.isPending && <Loading />}
+      {history.isError && <ErrorBlock status="disconnected" title={t('rates.failed')} description="" />}
+      {names.map((name) => {
+        const label = t(paramLabelKey(name) ?? name);
+        const versions = (history.data?.items ?? []).filter((v) => v.name === name).reverse();
+        return (
+          <section key={name} className="card records" aria-label={label}>
+            <h2 className="card__title">{label}</h2>
+            <ul className="records__list" aria-label={label}>
+              {versions.map((v) => (
+                <VersionItem key={v.effectiveDay ?? 'default'} version={v} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+    </main>
+  );
+}
+
+function VersionItem({ version }: { version: RateVersion }) {
+  const { t } = useTranslation();
+  return (
+    <li className="record">
+      <div className="record__row">
+        <span className="record__amount">{version.value}</span>
+        <Tag color={STATUS_COLOR[version.status]} fill="outline">
+          {t(`rates.status.${version.status}`)}
+        </Tag>
+      </div>
+      <div className="record__row">
+        <span className="record__time">
+          {version.effectiveDay ? t('rates.from', { day: version.effectiveDay }) : t('rates.default')}
+        </span>
+        {version.scheduledAt && (
+          <time className="record__time" dateTime={version.scheduledAt}>
+            {t('rates.announced', { day: version.scheduledAt.slice(0, 10) })}
+          </time>
+        )}
+      </div>
+    </li>
+  );
+}
