@@ -131,7 +131,9 @@ async function runLoads(dbUrl: string): Promise<Measured[]> {
         await drained(load.idleUrl);
         const run = await measure(load, c, seconds);
         runs.push(run);
-        console.log(`${load.name} @${c}: ${int(run.result.requests.average)} req/s, p99 ${run.result.latency.p99} ms`);
+        const { requests, latency, timeouts, statusCodeStats } = run.result;
+        const codes = Object.entries(statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
+        console.log(`${load.name} @${c}: ${int(requests.average)} req/s, p99 ${latency.p99} ms, sent ${requests.sent}, timeouts ${timeouts}, ${codes}`);
       }
       await drained(load.idleUrl);
     };

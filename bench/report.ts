@@ -23,12 +23,17 @@ export const tableRow = (f: Figure) => ({
   'met?': f.met === undefined ? '' : f.met ? 'yes' : 'NO',
 });
 
+/** Hands the figures to the runner (nothing when run alone). */
+export function record(figures: Figure[]): void {
+  const file = process.env.BENCH_RESULTS;
+  if (file) appendFileSync(file, figures.map((f) => `${JSON.stringify(f)}\n`).join(''));
+}
+
 /** Prints the figures and hands them to the runner. */
 export function report(title: string, figures: Figure[]): void {
   console.log(`\n${title}`);
   console.table(figures.map(tableRow));
-  const file = process.env.BENCH_RESULTS;
-  if (file) appendFileSync(file, figures.map((f) => `${JSON.stringify(f)}\n`).join(''));
+  record(figures);
 }
 
 /** Reads the figures the benchmarks appended to `file`. */

@@ -15,6 +15,7 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
 import { fixedClock } from '../server/platform/clock.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
+import { record } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -117,3 +118,10 @@ clearInterval(sampler);
 const head = ['orders', 'settle s', 'orders/s', 'paid rows', 'income rows', 're-run s', 'peak RSS MB', 'ledger', 'populate s'];
 console.log('\nSettlement of one day on PostgreSQL (server process memory; the work runs in the database)');
 console.table(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))));
+record(
+  rows.flatMap(([orders, seconds, perSecond, , , rerun, , ledger]) => [
+    { benchmark: 'settlement', figure: `one day, ${orders} orders: s (orders/s)`, value: `${seconds} (${perSecond})` },
+    { benchmark: 'settlement', figure: `one day, ${orders} orders: re-run s`, value: String(rerun) },
+    { benchmark: 'settlement', figure: `one day, ${orders} orders: ledger`, value: String(ledger), goal: 'ok', met: ledger === 'ok' },
+  ]),
+);

@@ -16,6 +16,7 @@ import { fixedClock } from '../server/platform/clock.ts';
 import { settleDay } from '../server/settlement/settle.ts';
 import { inviteRecords } from '../server/team/repository.ts';
 import { buildTree, insertTree } from '../server/test/population.ts';
+import { record } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const members = Number(process.argv[2] ?? 1_000_000);
@@ -65,6 +66,13 @@ try {
     'invite-records random, mean ms': ((many / samples) * 1000).toFixed(2),
     ledger: check.ok ? 'ok' : 'FAILED',
   });
+  const of = `${members.toLocaleString('en')} members`;
+  record([
+    { benchmark: 'team', figure: `${of}: settle day s`, value: settle.toFixed(2) },
+    { benchmark: 'team', figure: `${of}: invite-records busiest ms`, value: (page * 1000).toFixed(1) },
+    { benchmark: 'team', figure: `${of}: invite-records random, mean ms`, value: ((many / samples) * 1000).toFixed(2) },
+    { benchmark: 'team', figure: `${of}: ledger`, value: check.ok ? 'ok' : 'FAILED', goal: 'ok', met: check.ok },
+  ]);
 } finally {
   await handle.close();
   await admin.query(`drop schema ${schema} cascade`);

@@ -1,18 +1,22 @@
 /**
  * Web benchmark: the home route's JavaScript, gzipped (scripts/home-weight.mjs), and Lighthouse
- * mobile performance of the home page served by the real server on embedded PGlite.
+ * mobile performance of the home page served by the real server on embedded PGlite, signed in
+ * (a visitor without a session is sent on to the exchange's sign-in, which is not the home page).
  *   npx tsx bench/web.ts
  * Uses dist/web when it is fresher than its sources, otherwise builds into a temporary folder
  * (never into dist/web). Lighthouse is fetched by npx at run time (BENCH_LIGHTHOUSE, default
  * lighthouse@12.8.2, the last major that runs on Node 20) and drives CHROME_PATH (default
- * /usr/bin/chromium). If it cannot be fetched or run, the reason is printed instead.
+ * /usr/bin/chromium), started by Playwright with the session's cookies and handed to Lighthouse by
+ * its debugging port. If Lighthouse cannot be fetched or run, the reason is printed instead.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type RunningServer, startServer } from '../e2e/support/server.ts';
+import { chromium } from 'playwright-core';
+import { signInOverHttp } from '../e2e/support/httpSignIn.ts';
+import { freePort, type RunningServer, startServer } from '../e2e/support/server.ts';
 import { type Figure, int, report } from './report.ts';
 
 const run = promisify(execFile);
@@ -48,20 +52,41 @@ async function homeWeight(dir: string): Promise<Figure> {
   });
 }
 
-type Audit = { numericValue?: number };
+type Audit = { title: string; numericValue?: number; details?: { type?: string; overallSavingsMs?: number } };
 type LighthouseResult = {
   lighthouseVersion: string;
+  finalDisplayedUrl: string;
   runtimeError?: { message: string };
   categories: { performance?: { score: number | null } };
   audits: Record<string, Audit | undefined>;
 };
 
-/** Lighthouse (mobile, the default form factor) on the home page. */
-async function lighthouse(url: string, temp: string): Promise<Figure[]> {
+/**
+ * Lighthouse (mobile, the default form factor) on the home page, signed in: Chromium starts with
+ * the app's session cookies, and Lighthouse drives it by its debugging port without resetting
+ * storage.
+ */
+async function lighthouse(baseUrl: string, temp: string): Promise<Figure[]> {
   const output = join(temp, 'lighthouse.json');
+  const { token, userId } = await signInOverHttp(baseUrl, { name: 'Lighthouse' });
+  const port = await freePort();
+  const browser = await chromium.launchPersistentContext(join(temp, 'chromium'), {
+    executablePath: CHROME,
+    viewport: null,
+    args: ['--headless=new', '--no-sandbox', '--disable-gpu', `--remote-debugging-port=${port}`],
+  });
+  const expires = Math.floor(Date.now() / 1000) + 86_400;
+  await browser.addCookies(
+    Object.entries({ token, userId }).map(([key, value]) => ({
+      name: `aic_earn_${key}`,
+      value: encodeURIComponent(value),
+      url: baseUrl,
+      expires,
+    })),
+  );
   const args = [
-    '--yes', LIGHTHOUSE, url, '--output=json', `--output-path=${output}`, '--quiet',
-    '--chrome-flags=--headless=new --no-sandbox --disable-gpu',
+    '--yes', LIGHTHOUSE, `${baseUrl}/`, '--output=json', `--output-path=${output}`, '--quiet',
+    `--port=${port}`, '--disable-storage-reset',
   ];
   try {
     await run('npx', args, { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
@@ -69,9 +94,16 @@ async function lighthouse(url: string, temp: string): Promise<Figure[]> {
     const why = error instanceof Error ? error.message.split('\n').slice(0, 3).join(' ') : String(error);
     console.log(`lighthouse could not run: ${why}`);
     return [fig('Lighthouse mobile', `not run: ${why.slice(0, 200)}`)];
+  } finally {
+    await browser.close();
   }
   const result = JSON.parse(readFileSync(output, 'utf8')) as LighthouseResult;
   if (result.runtimeError) return [fig('Lighthouse mobile', `failed: ${result.runtimeError.message}`)];
+  const opportunities = Object.values(result.audits)
+    .filter((a): a is Audit => (a?.details?.overallSavingsMs ?? 0) > 0)
+    .sort((a, b) => (b.details?.overallSavingsMs ?? 0) - (a.details?.overallSavingsMs ?? 0));
+  for (const a of opportunities.slice(0, 5)) console.log(`lighthouse opportunity: ${a.title} (~${int(a.details?.overallSavingsMs ?? 0)} ms)`);
+  console.log(`lighthouse measured ${result.finalDisplayedUrl}`);
   const ms = (audit: string) => `${int(result.audits[audit]?.numericValue ?? Number.NaN)} ms`;
   const score = Math.round((result.categories.performance?.score ?? 0) * 100);
   return [
@@ -93,7 +125,7 @@ try {
   const build = await webBuild(temp);
   const figures = [await homeWeight(build.dir)];
   server = await startServer({ WEB_DIR: build.dir, SETTLEMENT_INTERVAL_MS: '0' });
-  figures.push(...(await lighthouse(`${server.baseUrl}/`, temp)));
+  figures.push(...(await lighthouse(server.baseUrl, temp)));
   figures.push(fig('load average (1 min) at start / end', `${loadAtStart} / ${loadavg()[0]?.toFixed(2)}`));
   report(`Web: home route weight and Lighthouse (build: ${build.note})`, figures);
 } finally {

@@ -60,8 +60,10 @@ function putAmount(view: DataView, offset: number, value: bigint): void {
   view.setBigUint64(offset, value);
 }
 
+const utf8 = new TextEncoder();
+
 export function leafBytes(leaf: LeafInput): Uint8Array<ArrayBuffer> {
-  const asset = new TextEncoder().encode(leaf.asset);
+  const asset = utf8.encode(leaf.asset);
   if (leaf.nonce.length !== 32) throw new RangeError('the nonce is 32 bytes');
   if (asset.length > 255) throw new RangeError('asset too long');
   const bytes = new Uint8Array(1 + 32 + 8 + 1 + asset.length + 8 * BALANCE_KINDS.length);

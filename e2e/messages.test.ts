@@ -75,7 +75,7 @@ describe('answers and their messages at 390x844', () => {
     expect(Date.now() - forced).toBeGreaterThanOrEqual(900);
 
     // Logout: its message, then after 1 s authorisation again.
-    await exchange.pickAccount('Alice');
+    await exchange.pickAccount('Mia');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByText('Logged out successfully, re-authorizing').waitFor();
     const loggedOut = Date.now();

@@ -54,6 +54,7 @@ describe('proof of liabilities at 390x844', () => {
     await new HomePage(page, server.baseUrl).goto();
     await page.reload();
     await expect.poll(() => text(proof.homeLine)).toBe(`Proof of liabilities: ${day} · 1,250.00 AIC · root ${aic?.root.slice(0, 8)}…${aic?.root.slice(-6)} →`);
+    await page.screenshot({ path: '/tmp/proof-home.png', fullPage: true });
     await new MyPage(page, server.baseUrl).goto();
     await proof.myLink.click();
     await proof.heading.waitFor();

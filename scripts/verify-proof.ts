@@ -45,8 +45,11 @@ export async function verifyProofFile(file: string, options: Options): Promise<{
     published = { day, asset, root: options.root.toLowerCase(), total: formatUnits(total) };
   } else {
     const url = `${options.baseUrl}${PATHS.proofRoot}?day=${day}`;
-    const answer = (await (options.fetch ?? fetch)(url).then((r) => r.json())) as EnvelopeOf<ProofRootData>;
-    const root = answer.data?.roots.find((r) => r.asset === asset);
+    const answer = (await (options.fetch ?? fetch)(url)
+      .then((r) => r.json())
+      .catch((error: Error) => ({ data: null, msg: error.message }))) as EnvelopeOf<ProofRootData | null>;
+    if (!answer.data) return { ok: false, message: `FAILED: cannot get the published root from ${url}: ${answer.msg}` };
+    const root = answer.data.roots.find((r) => r.asset === asset);
     if (!root) return { ok: false, message: `FAILED: nothing is published for ${asset} on ${day} at ${options.baseUrl}` };
     published = { day, asset, root: root.root, total: root.total };
   }

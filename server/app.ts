@@ -20,6 +20,7 @@ import { operatorRoutes } from './operator/routes.ts';
 import { teamRoutes } from './team/routes.ts';
 import { proofRoutes } from './proof/routes.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
+import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
 import { createMetrics, installObservability, type Metrics } from './operator/observability.ts';
@@ -68,6 +69,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   installErrorHandling(app);
   installAuthGuard(app, ctx);
   requireIdempotencyKeys(app);
+  refuseNonFiniteNumbers(app);
   await installSecurity(app, ctx.config);
   const metrics = createMetrics();
   app.decorate('metrics', metrics);
@@ -103,7 +105,15 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webRoot, preCompressed: true, wildcard: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      preCompressed: true,
+      wildcard: false,
+      // File names under assets/ carry their content hash: they never change, so keep them.
+      setHeaders: (res, path) => {
+        if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   }
   return app;
 }

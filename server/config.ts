@@ -44,6 +44,8 @@ export type Config = {
   clockStart: Date | undefined;
   /** Rate and earn parameter changes take effect at least this many days after they are scheduled. */
   paramNoticeDays: number;
+  /** How long each process may answer the dashboard from its copy (ms); 0: always fresh. */
+  dashboardCacheMs: number;
 };
 
 export type TeamConfig = {
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),
+    dashboardCacheMs: envInt(env, 'DASHBOARD_CACHE_MS', 1000),
     team: {
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),

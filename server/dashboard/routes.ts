@@ -7,11 +7,13 @@ import type { AppContext } from '../context.ts';
 import { earnParams } from '../earn/params.ts';
 import { aprOf } from '../earn/routes.ts';
 import { TERM_DAYS } from '../earn/service.ts';
+import { shortLived } from '../platform/cache.ts';
 import { utcDay } from '../platform/clock.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
 import { networkOutput, platformTotals, stableSubscribed } from './repository.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const home = dashboard(ctx);
   app.get(
     PATHS.home,
     {
@@ -22,35 +24,43 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         response: answers(HomeData),
       },
     },
-    async () => {
-      const [totals, price, output, stable, params] = await Promise.all([
-        platformTotals(ctx.db),
-        currentPrice(ctx),
-        networkOutput(ctx.db),
-        stableSubscribed(ctx.db),
-        earnParams(ctx.db, ctx.config.earn, utcDay(ctx.clock.now())),
-      ]);
-      return ok({
-        totalAmount: formatUnits(totals.subscribed),
-        price: price.price,
-        priceRate: price.rate,
-        pool1: formatUnits(totals.pool1),
-        pool2: formatUnits(totals.pool2),
-        pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
-        figures: {
-          networkOutput: formatUnits(output.total),
-          lastOutput: formatUnits(output.last),
-          lastOutputDay: output.lastDay,
-          supercomputingPool: formatUnits(totals.pool1),
-          treasury: formatUnits(totals.treasury),
-          stable: {
-            subscribed: formatUnits(stable),
-            dailyRate: params.fixed30DailyRate,
-            apr: aprOf(params.fixed30DailyRate),
-            termDays: TERM_DAYS.fixed30 ?? 30,
-          },
-        },
-      });
-    },
+    async () => ok(await home(utcDay(ctx.clock.now()))),
   );
 };
+
+/**
+ * The dashboard is the same for everyone and the busiest call: each process answers it from a
+ * copy at most DASHBOARD_CACHE_MS old (1 s by default), computed once per burst.
+ */
+function dashboard(ctx: AppContext) {
+  return shortLived(ctx.config.dashboardCacheMs, async (today: string) => {
+    const [totals, price, output, stable, params] = await Promise.all([
+      platformTotals(ctx.db),
+      currentPrice(ctx),
+      networkOutput(ctx.db),
+      stableSubscribed(ctx.db),
+      earnParams(ctx.db, ctx.config.earn, today),
+    ]);
+    return {
+      totalAmount: formatUnits(totals.subscribed),
+      price: price.price,
+      priceRate: price.rate,
+      pool1: formatUnits(totals.pool1),
+      pool2: formatUnits(totals.pool2),
+      pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
+      figures: {
+        networkOutput: formatUnits(output.total),
+        lastOutput: formatUnits(output.last),
+        lastOutputDay: output.lastDay,
+        supercomputingPool: formatUnits(totals.pool1),
+        treasury: formatUnits(totals.treasury),
+        stable: {
+          subscribed: formatUnits(stable),
+          dailyRate: params.fixed30DailyRate,
+          apr: aprOf(params.fixed30DailyRate),
+          termDays: TERM_DAYS.fixed30 ?? 30,
+        },
+      },
+    };
+  });
+}

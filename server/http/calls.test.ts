@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../contract/paths.ts';
+import { DAY_MS } from '../platform/clock.ts';
+import { settleDue } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, newKey, post, signIn } from '../test/signIn.ts';
 
@@ -18,7 +20,7 @@ describe.each(DATABASES)('spec section 7 calls on %s', (kind) => {
     t.app.inject({ method: 'GET', url, query, headers: bearer(holder) }).then((r) => ({ status: r.statusCode, body: r.json() }));
 
   beforeAll(async () => {
-    t = await startTestApp(kind);
+    t = await startTestApp(kind, { config: { sessionTtlDays: 1000 } });
     const root = (await signIn(t.app, { name: 'root of the calls' })).token;
     holder = (await signIn(t.app, { name: 'holder of the calls' })).token;
     const { inviteCode } = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(root) })).json().data;
@@ -75,5 +77,19 @@ describe.each(DATABASES)('spec section 7 calls on %s', (kind) => {
     expect(res.json()).toMatchObject({ code: 0 });
     const { body } = await get(PATHS.getAsset);
     expect(body.data.balances.find((b: { asset: string }) => b.asset === 'AIC').available).toBe('61.5');
+  });
+
+  it('GET /api/user/info counts today’s, yesterday’s and cumulative income, and the claimable fixed term', async () => {
+    // The 40 AIC 30-day order earns 0.3% a day from 2026-11-02: 0.12 AIC a day.
+    t.ctx.clock.advance(3 * DAY_MS); // 2026-11-04 08:00: 11-02 and 11-03 settle
+    await settleDue(t.ctx);
+    expect((await get(PATHS.userInfo)).body.data.earnings).toEqual({
+      today: '0', yesterday: '0.12', cumulative: '0.24', static: '0', dynamic: '0',
+      claimableReward: '0', claimableNetwork: '0', claimableFixed: '0',
+    });
+    t.ctx.clock.advance(29 * DAY_MS); // 2026-12-03: the term of 30 days is over
+    await settleDue(t.ctx);
+    const { earnings } = (await get(PATHS.userInfo)).body.data;
+    expect({ cumulative: earnings.cumulative, claimableFixed: earnings.claimableFixed }).toEqual({ cumulative: '3.6', claimableFixed: '43.6' });
   });
 });

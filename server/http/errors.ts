@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyHttpOptions, FastifyRequest } from 'fastify';
 import { ERRORS, type ErrorName } from '../../contract/errors.ts';
 import type { Config } from '../config.ts';
-import { isDatabaseUnavailable } from '../db/unavailable.ts';
+import { isDatabaseUnavailable, isValueRefusedByDatabase } from '../db/failures.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
 import { messageLanguage, translate } from './messages.ts';
 
@@ -23,6 +23,7 @@ function toAppError(error: FastifyError | Error): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof InsufficientBalance) return new AppError('BALANCE');
   if (isDatabaseUnavailable(error)) return new AppError('UNAVAILABLE', error.message);
+  if (isValueRefusedByDatabase(error)) return new AppError('PARAM', error.message);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return new AppError('PARAM', error.message);
   if (fastifyError.statusCode === 429) return new AppError('RATE_LIMITED');

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS, type ErrorName } from '../../contract/errors.ts';
 import { LANGUAGES, type LanguageKey } from '../../contract/languages.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { TcpProxy } from '../reliability/proxy.ts';
+import { DATABASES, startTestApp, TEST_DATABASE_URL, type TestApp } from '../test/harness.ts';
 import { bearer, newKey, REDIRECT_URI, signIn } from '../test/signIn.ts';
 
 /**
@@ -97,8 +98,10 @@ function upstreamStub() {
 
 describe.each(DATABASES)('spec section 8 messages in ten languages on %s', (kind) => {
   let t: TestApp;
-  /** An app whose exchange sign-in server is the stub (502, 504). */
+  /** An app whose exchange sign-in server is the stub (502, 504), and on PostgreSQL reaches it through a proxy (503). */
   let u: TestApp;
+  const database = new URL(TEST_DATABASE_URL);
+  const proxy = new TcpProxy({ host: database.hostname, port: Number(database.port || 5432) });
   let base = '';
   const stub = upstreamStub();
   const tokens: Record<string, string> = {};
@@ -131,12 +134,20 @@ describe.each(DATABASES)('spec section 8 messages in ten languages on %s', (kind
     for (const who of ['alice', 'carol']) expect((await post(who, PATHS.bindInviter, 'en', { inviteCode: rootCode })).body.code).toBe(0);
     expect((await post('carol', PATHS.transferIn, 'en', { asset: 'AIC', amount: '10000' })).body.code).toBe(0);
     expect((await post('carol', PATHS.productBuy, 'en', { product: 'current', amount: '10000' })).body.code).toBe(0);
-    u = await startTestApp(kind, { seed: false, config: { oidcIssuer: await stub.start(), upstreamTimeoutMs: 200 } });
+    const viaProxy = new URL(TEST_DATABASE_URL);
+    if (kind === 'postgres') viaProxy.host = `127.0.0.1:${(await proxy.start()).port}`;
+    u = await startTestApp(kind, {
+      seed: false,
+      config: { oidcIssuer: await stub.start(), upstreamTimeoutMs: 200 },
+      ...(kind === 'postgres' ? { databaseUrl: viaProxy.href } : {}),
+    });
   });
   afterAll(async () => {
+    if (kind === 'postgres') await proxy.restore();
     await u?.close();
     await t?.close();
     await stub.stop();
+    if (kind === 'postgres') await proxy.close();
   });
 
   it('a0 and a7 (no answer: the web client decides) have their text in every language', () => {
@@ -225,6 +236,17 @@ describe.each(DATABASES)('spec section 8 messages in ten languages on %s', (kind
   it('a18 (504): the exchange’s sign-in server does not answer in time', async () => {
     stub.set('hang');
     await expectMessage('GATEWAY_TIMEOUT', 'a18', (lang) => get(u, PATHS.authorPage, lang, undefined, { redirectUri: REDIRECT_URI }));
+  });
+
+  // PGlite runs inside the server process: there is no connection to lose, so 503 cannot occur there.
+  it.runIf(kind === 'postgres')('a17 (503): the database unreachable', async () => {
+    await proxy.cut('refuse');
+    try {
+      await expectMessage('UNAVAILABLE', 'a17', (lang) => get(u, PATHS.home, lang));
+    } finally {
+      await proxy.restore();
+    }
+    expect((await get(u, PATHS.home, 'en')).body.code).toBe(0);
   });
 
   it('a19 (505): a request line of an HTTP version other than 1.0 and 1.1', async () => {

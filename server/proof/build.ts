@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import {
   type BalanceKind,
@@ -16,7 +16,8 @@ import { addDays } from '../platform/clock.ts';
 
 type Trx = Transaction<Database>;
 
-export const nodeSha256: SyncSha256 = (data) => createHash('sha256').update(data).digest();
+/** One-shot SHA-256 (a third faster than createHash for these short inputs). */
+export const nodeSha256: SyncSha256 = (data) => hash('sha256', data, 'buffer');
 
 /**
  * What a leaf counts: every ledger account a holder owns on the platform. Besides the wallet,
@@ -60,19 +61,33 @@ export const toLeaf = (row: LeafRow, asset: string): LeafInput => ({
   ) as LeafInput['balances'],
 });
 
-/** Leaves at positions [from, to) of a day's tree, in tree order, with their holders' nonces. */
-export function readLeaves(db: Db | Trx, day: string, asset: Asset, from: number, to: number): Promise<LeafRow[]> {
-  return db
-    .selectFrom('proof_leaves as l')
-    .innerJoin('proof_nonces as n', 'n.user_id', 'l.user_id')
-    .select(['l.position', 'l.user_id', 'n.nonce', 'l.wallet', 'l.earning', 'l.rewards'])
-    .select(['l.locked_rewards', 'l.network_rewards', 'l.withdrawals_pending'])
-    .where('l.day', '=', day)
-    .where('l.asset', '=', asset)
-    .where('l.position', '>=', from)
-    .where('l.position', '<', to)
-    .orderBy('l.position')
+/**
+ * Leaves at positions [from, to) of a day's tree, in tree order, with their holders' nonces: the
+ * leaves by their position index, then the nonces by user id (two index lookups, whatever the
+ * planner's statistics say; a join was planned as a scan of every nonce per page).
+ */
+export async function readLeaves(db: Db | Trx, day: string, asset: Asset, from: number, to: number): Promise<LeafRow[]> {
+  const leaves = await db
+    .selectFrom('proof_leaves')
+    .select(['position', 'user_id', 'wallet', 'earning', 'rewards', 'locked_rewards', 'network_rewards', 'withdrawals_pending'])
+    .where('day', '=', day)
+    .where('asset', '=', asset)
+    .where('position', '>=', from)
+    .where('position', '<', to)
+    .orderBy('position')
     .execute();
+  if (leaves.length === 0) return [];
+  const nonces = await db
+    .selectFrom('proof_nonces')
+    .select(['user_id', 'nonce'])
+    .where(sql<boolean>`user_id = any(${leaves.map((l) => l.user_id)}::bigint[])`)
+    .execute();
+  const byUser = new Map(nonces.map((n) => [n.user_id, n.nonce]));
+  return leaves.map((leaf) => {
+    const nonce = byUser.get(leaf.user_id);
+    if (!nonce) throw new Error(`no nonce for holder ${leaf.user_id}`);
+    return { ...leaf, nonce };
+  });
 }
 
 /** Gives every holder with a balance a secret random nonce (32 bytes), once. */
@@ -82,12 +97,12 @@ export async function ensureNonces(db: Db): Promise<number> {
     where a.user_id <> 0 and a.balance > 0 and a.kind in (${sql.join(LEAF_KINDS)})
       and not exists (select 1 from proof_nonces n where n.user_id = a.user_id)`.execute(db);
   const ids = missing.rows.map((r) => r.user_id);
-  for (let i = 0; i < ids.length; i += 5000) {
-    await db
-      .insertInto('proof_nonces')
-      .values(ids.slice(i, i + 5000).map((user_id) => ({ user_id, nonce: randomBytes(32) })))
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .execute();
+  for (let i = 0; i < ids.length; i += 20_000) {
+    const part = ids.slice(i, i + 20_000);
+    const nonces = part.map(() => randomBytes(32).toString('hex'));
+    await sql`insert into proof_nonces (user_id, nonce)
+      select id, decode(hex, 'hex') from unnest(${part}::bigint[], ${nonces}::text[]) as t(id, hex)
+      on conflict (user_id) do nothing`.execute(db);
   }
   return ids.length;
 }

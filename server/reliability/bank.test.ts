@@ -132,7 +132,7 @@ describe.each(DATABASES)('extended bank test on %s', (kind) => {
 
     // Replayed clock moves moved nothing: the clock stands where the accepted moves put it.
     expect(t.ctx.clock.now().getTime()).toBe(started + daysAdvanced * DAY_MS);
-    // Every finished day was settled, once.
+    // Every finished day was settled (its income lines are unique by order, day and kind).
     const days = await t.ctx.db.selectFrom('settlement_days').select(['day', 'status']).orderBy('day').execute();
     expect(days.length).toBeGreaterThanOrEqual(daysAdvanced);
     expect(days.every((d) => d.status === 'done')).toBe(true);

@@ -27,10 +27,11 @@ export const units = (text: string): bigint => {
 export const randomAmount = (max: number, step: bigint = UNIT / 7n): string =>
   formatUnits(BigInt(1 + Math.floor(Math.random() * max)) * step);
 
-/** POSTs a call; throws when no answer comes back (connection refused or reset). */
-export async function postCall<T = unknown>(base: string, call: Call): Promise<Answer<T>> {
+/** POSTs a call; throws when no answer comes back (connection refused or reset, or aborted). */
+export async function postCall<T = unknown>(base: string, call: Call, signal?: AbortSignal): Promise<Answer<T>> {
   const res = await fetch(`${base}${call.path}`, {
     method: 'POST',
+    ...(signal ? { signal } : {}),
     headers: {
       authorization: `Bearer ${call.token}`,
       'content-type': 'application/json',

@@ -93,7 +93,7 @@ describe('database unreachable for a moment (PostgreSQL)', () => {
 
     // The database refuses connections: a quick, clear 503 everywhere.
     const outageKey = newKey();
-    for (const send of requests(outageKey)) expectUnavailable(await send(), 2_000);
+    for (const send of requests(outageKey)) expectUnavailable(await send(), 3_000);
 
     // The network swallows packets: the pool's connection timeout answers within seconds.
     await proxy.cut('blackhole');

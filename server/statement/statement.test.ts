@@ -207,6 +207,14 @@ describe.each(DATABASES)('statements on %s', (kind) => {
     expect(income?.reference).toMatch(/^settlement:2026-11-\d\d:(current|fixed|static)$/);
   });
 
+  it('documents the CSV columns in the API docs', async () => {
+    const doc = (await t.app.inject({ url: '/docs/json' })).json();
+    const operation = doc.paths['/api/statement.csv'].get;
+    expect(operation.responses['200'].content['text/csv']).toBeDefined();
+    for (const column of STATEMENT_COLUMNS) expect(operation.description).toContain(`\`${column}\``);
+    expect(doc.paths['/api/statement/monthly'].get.responses['200']).toBeDefined();
+  });
+
   it('quotes fields as RFC 4180 asks', async () => {
     const { raw } = await csvOf('alice');
     expect(raw.startsWith(`${STATEMENT_COLUMNS.join(',')}\r\n`)).toBe(true);

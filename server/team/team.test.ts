@@ -54,7 +54,7 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     t = await startTestApp(kind, { seed: false, clock: fixedClock(new Date(`${addDays(DAY, 1)}T01:00:00Z`)) });
     members = buildTree(USERS, DEPTH, principalOf);
     await insertTree(t.ctx.db, members, '2026-11-02');
-  }, 120_000);
+  }, 300_000);
   afterAll(async () => {
     await t.close();
   });
@@ -165,5 +165,5 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     expect(BigInt(Math.round(Number(claim.json().data.claimed) * 1e8))).toBeGreaterThanOrEqual(released.unlockable);
     expect((await post(t.app, PATHS.receiveProfit, await token(46))).json().code).toBe(ERRORS.CLAIM_NONE.code);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });

@@ -40,6 +40,8 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0,
     rateLimitSignInPerMinute: 100_000,
     rateLimitPostsPerMinute: 100_000,
+    // Tests read the dashboard right after changing what it shows.
+    dashboardCacheMs: 0,
     ...options.config,
   };
   const ctx: AppContext = {

@@ -18,3 +18,16 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   const nested = [error.cause, ...(error instanceof AggregateError ? error.errors : [])];
   return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1));
 }
+
+/**
+ * SQLSTATEs of a value the database cannot take: a number beyond bigint (22003), an impossible
+ * date (22007, 22008), a NUL character (22021), text that is no number (22P02), text too long
+ * (22001). Raised on request input, such as an id of twenty digits or a day of 2026-99-99, they
+ * mean a parameter error (400), not a failure of the server.
+ */
+const VALUE_CODES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02']);
+
+export function isValueRefusedByDatabase(error: unknown): boolean {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && VALUE_CODES.has(code);
+}

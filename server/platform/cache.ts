@@ -1,0 +1,20 @@
+/**
+ * A value shared by every caller for a short while: the first caller after it expires computes
+ * it and the others wait for that same promise (so a burst of requests costs one computation).
+ * Per process; a value is at most `ttlMs` old. A failure is not kept.
+ */
+export function shortLived<K, T>(ttlMs: number, compute: (key: K) => Promise<T>): (key: K) => Promise<T> {
+  let entry: { key: K; at: number; value: Promise<T> } | undefined;
+  return (key) => {
+    if (ttlMs <= 0) return compute(key);
+    const now = Date.now();
+    if (entry && entry.key === key && now - entry.at < ttlMs) return entry.value;
+    const value = compute(key);
+    const current = { key, at: now, value };
+    entry = current;
+    value.catch(() => {
+      if (entry === current) entry = undefined;
+    });
+    return value;
+  };
+}
