@@ -35,7 +35,13 @@ export async function migrateToLatest(db: Db): Promise<void> {
   // Kysely would otherwise find its bookkeeping tables in any schema of the database, and
   // skip creating them in ours (several schemas share one database in tests and benchmarks).
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const migrator = new Migrator({ db, provider, migrationTableSchema: rows[0]?.schema ?? 'public' });
+  // Unordered: migrations written side by side (0009 landing after 0011 ran somewhere) still apply.
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableSchema: rows[0]?.schema ?? 'public',
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -56,9 +56,14 @@ export const toLeaf = (row: LeafRow, asset: string): LeafInput => ({
   nonce: row.nonce,
   userId: row.user_id,
   asset,
-  balances: Object.fromEntries(
-    Object.entries(LEAF_ACCOUNTS).map(([field, kind]) => [field, row[kind]]),
-  ) as LeafInput['balances'],
+  balances: {
+    wallet: row.wallet,
+    earning: row.earning,
+    rewards: row.rewards,
+    lockedRewards: row.locked_rewards,
+    networkRewards: row.network_rewards,
+    withdrawalsPending: row.withdrawals_pending,
+  },
 });
 
 /**
@@ -90,21 +95,24 @@ export async function readLeaves(db: Db | Trx, day: string, asset: Asset, from: 
   });
 }
 
-/** Gives every holder with a balance a secret random nonce (32 bytes), once. */
+/** Gives every holder with a balance a secret random nonce (32 bytes), once; 20,000 holders at a time. */
 export async function ensureNonces(db: Db): Promise<number> {
-  const missing = await sql<{ user_id: bigint }>`
-    select distinct a.user_id from accounts a
-    where a.user_id <> 0 and a.balance > 0 and a.kind in (${sql.join(LEAF_KINDS)})
-      and not exists (select 1 from proof_nonces n where n.user_id = a.user_id)`.execute(db);
-  const ids = missing.rows.map((r) => r.user_id);
-  for (let i = 0; i < ids.length; i += 20_000) {
-    const part = ids.slice(i, i + 20_000);
-    const nonces = part.map(() => randomBytes(32).toString('hex'));
+  let created = 0;
+  for (let after = -1n; ; ) {
+    const { rows } = await sql<{ user_id: bigint }>`
+      select distinct a.user_id from accounts a
+      where a.user_id > ${after} and a.user_id <> 0 and a.balance > 0 and a.kind in (${sql.join(LEAF_KINDS)})
+        and not exists (select 1 from proof_nonces n where n.user_id = a.user_id)
+      order by a.user_id limit 20000`.execute(db);
+    if (rows.length === 0) return created;
+    const ids = rows.map((r) => r.user_id);
+    const nonces = ids.map(() => randomBytes(32).toString('hex'));
     await sql`insert into proof_nonces (user_id, nonce)
-      select id, decode(hex, 'hex') from unnest(${part}::bigint[], ${nonces}::text[]) as t(id, hex)
+      select id, decode(hex, 'hex') from unnest(${ids}::bigint[], ${nonces}::text[]) as t(id, hex)
       on conflict (user_id) do nothing`.execute(db);
+    created += ids.length;
+    after = ids.at(-1) as bigint;
   }
-  return ids.length;
 }
 
 class NoncesMissing extends Error {}
@@ -142,14 +150,29 @@ async function writeLeaves(trx: Trx, day: string, asset: Asset) {
   return { leaves: Number(row.leaves), ledgerTotal: row.ledger_total };
 }
 
-export type ProofBuild = { asset: Asset; holders: number; total: bigint; ledgerTotal: bigint; root: Uint8Array };
+export type ProofBuild = {
+  asset: Asset;
+  holders: number;
+  total: bigint;
+  ledgerTotal: bigint;
+  root: Uint8Array;
+  /** Milliseconds writing the leaves (database), then building and storing the tree. */
+  leavesMs: number;
+  treeMs: number;
+};
 
 /** Reads the leaves back page by page, builds the tree, stores the levels above the chunks and the root. */
 async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<ProofBuild> {
+  const started = performance.now();
   const { leaves, ledgerTotal } = await writeLeaves(trx, day, asset);
+  const written = performance.now();
   const builder = new ChunkedTreeBuilder(nodeSha256);
-  for (let from = 0; from < leaves; from += PAGE) {
-    for (const row of await readLeaves(trx, day, asset, from, from + PAGE)) builder.add(hashLeaf(toLeaf(row, asset), nodeSha256));
+  // The next page is read while this one is hashed.
+  let next = leaves > 0 ? readLeaves(trx, day, asset, 0, PAGE) : null;
+  for (let from = 0; next; from += PAGE) {
+    const rows = await next;
+    next = from + PAGE < leaves ? readLeaves(trx, day, asset, from + PAGE, from + 2 * PAGE) : null;
+    for (const row of rows) builder.add(hashLeaf(toLeaf(row, asset), nodeSha256));
   }
   const tree = builder.finish();
   const nodes = (tree?.upper ?? []).flatMap((level, l) =>
@@ -161,7 +184,8 @@ async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset):
     .insertInto('proof_roots')
     .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, built_at: ctx.clock.now() })
     .execute();
-  return { asset, holders: leaves, total: root.sum, ledgerTotal, root: root.hash };
+  const treeMs = Math.round(performance.now() - written);
+  return { asset, holders: leaves, total: root.sum, ledgerTotal, root: root.hash, leavesMs: Math.round(written - started), treeMs };
 }
 
 /**

@@ -27,16 +27,31 @@ const pathOf = (location: string) => {
 
 export const REDIRECT_URI = 'http://localhost:3000/';
 
+const unescapeHtml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] ?? '');
+
+/** The provider's self-submitting form (form_post), as a browser's script would submit it. */
+function autoSubmitForm(body: string): { action: string; payload: string } | undefined {
+  const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(body);
+  if (!form?.[1] || !/document\.forms\[0\]\.submit\(\)/.test(body)) return undefined;
+  const fields = [...(form[2] ?? '').matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)];
+  const payload = new URLSearchParams(fields.map(([, k, v]) => [k ?? '', unescapeHtml(v ?? '')]));
+  return { action: unescapeHtml(form[1]), payload: payload.toString() };
+}
+
 /**
  * Walks the whole redirect flow as a browser would, up to the return to the app with code and
- * state in the query. `choice` picks a demo account by subject or creates one by name.
+ * state in the query. `choice` picks a demo account by subject or creates one by name. Pass a
+ * `jar` kept across calls to act as the same browser (the provider's session cookie); when that
+ * session signs in without the sign-in page, `choice` is not used and `signInPage` is false.
  */
 export async function authorize(
   app: FastifyInstance,
   choice: { account: string } | { name: string },
   query: Record<string, string> = {},
-): Promise<{ code: string; state: string; returnUrl: URL }> {
-  const jar = new CookieJar();
+  jar: CookieJar = new CookieJar(),
+): Promise<{ code: string; state: string; returnUrl: URL; signInPage: boolean }> {
+  const cookie = () => (jar.header() ? { cookie: jar.header() } : {});
   const page = await app.inject({
     method: 'GET',
     url: '/api/authorPage',
@@ -45,37 +60,55 @@ export async function authorize(
   const authUrl = page.json().data as string;
   if (!authUrl) throw new Error(`authorPage: ${page.body}`);
 
-  let response = await app.inject({ method: 'GET', url: pathOf(authUrl) });
-  jar.take(response);
-  const interaction = response.headers.location as string;
-  response = await app.inject({ method: 'GET', url: pathOf(interaction), headers: { cookie: jar.header() } });
-  if (response.statusCode !== 200) throw new Error(`sign-in page: ${response.statusCode} ${response.body}`);
-  response = await app.inject({
-    method: 'POST',
-    url: pathOf(interaction),
-    headers: { cookie: jar.header(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams(choice).toString(),
-  });
+  let response = await app.inject({ method: 'GET', url: pathOf(authUrl), headers: cookie() });
   jar.take(response);
   let location = response.headers.location as string;
-  for (let hop = 0; hop < 5 && location && !location.startsWith(REDIRECT_URI); hop++) {
-    response = await app.inject({ method: 'GET', url: pathOf(location), headers: { cookie: jar.header() } });
+  const signInPage = !location?.startsWith(REDIRECT_URI);
+  if (signInPage) {
+    const interaction = location;
+    response = await app.inject({ method: 'GET', url: pathOf(interaction), headers: cookie() });
+    if (response.statusCode !== 200) throw new Error(`sign-in page: ${response.statusCode} ${response.body}`);
+    response = await app.inject({
+      method: 'POST',
+      url: pathOf(interaction),
+      headers: { ...cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams(choice).toString(),
+    });
     jar.take(response);
     location = response.headers.location as string;
   }
+  for (let hop = 0; hop < 8 && location && !location.startsWith(REDIRECT_URI); hop++) {
+    response = await app.inject({ method: 'GET', url: pathOf(location), headers: cookie() });
+    jar.take(response);
+    location = response.headers.location as string;
+    const form = location ? undefined : autoSubmitForm(response.body);
+    if (form) {
+      response = await app.inject({
+        method: 'POST',
+        url: pathOf(form.action),
+        headers: { ...cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+        payload: form.payload,
+      });
+      jar.take(response);
+      location = response.headers.location as string;
+    }
+  }
+  if (!location) throw new Error(`provider stopped the flow: ${response.statusCode} ${response.body}`);
   const returnUrl = new URL(location);
   const code = returnUrl.searchParams.get('code');
   const state = returnUrl.searchParams.get('state');
   if (!code || !state) throw new Error(`no code in ${location}`);
-  return { code, state, returnUrl };
+  return { code, state, returnUrl, signInPage };
 }
 
 /** Signs in through the embedded provider and answers the session token and user id. */
 export async function signIn(
   app: FastifyInstance,
   choice: { account: string } | { name: string } = { account: 'demo-alice' },
+  query: Record<string, string> = {},
+  jar?: CookieJar,
 ): Promise<{ token: string; userId: string }> {
-  const { code, state } = await authorize(app, choice);
+  const { code, state } = await authorize(app, choice, query, jar);
   const login = await app.inject({ method: 'GET', url: '/api/login', query: { code, state } });
   const body = login.json();
   if (body.code !== 0) throw new Error(`login: ${login.body}`);

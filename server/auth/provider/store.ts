@@ -61,8 +61,19 @@ export function databaseAdapter(db: Db) {
       await db.deleteFrom('provider_store').where('model', '=', this.model).where('id', '=', id).execute();
     }
 
+    /**
+     * The provider calls this once per token model (access token, code, ...), so it removes
+     * only this model's rows. Across all models it also deleted the Interaction that carries
+     * the old grant's id: switching account under prompt=login logs the old session out
+     * (revoking its grant) and then resumes that very interaction, which was gone
+     * ("interaction session not found").
+     */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.deleteFrom('provider_store').where('grant_id', '=', grantId).execute();
+      await db
+        .deleteFrom('provider_store')
+        .where('model', '=', this.model)
+        .where('grant_id', '=', grantId)
+        .execute();
     }
   };
 }
