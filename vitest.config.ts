@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // The default on 2 cores is one worker: everything in series. Server tests wait on
+    // PostgreSQL and journeys on the browser, so two files at a time use the machine better.
+    maxWorkers: 2,
     projects: [
       {
         test: {

@@ -23,14 +23,12 @@ import {
   type TreeNode,
 } from '../contract/merkle.ts';
 import { formatUnits, UNIT } from '../contract/money.ts';
-import { loadConfig } from '../server/config.ts';
-import type { AppContext } from '../server/context.ts';
 import { connect } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
-import { fixedClock } from '../server/platform/clock.ts';
 import { buildProofs, ensureNonces, nodeSha256 } from '../server/proof/build.ts';
 import { inclusionProof } from '../server/proof/repository.ts';
 import { type Figure, int, report } from './report.ts';
+import { benchContext } from './context.ts';
 
 type Result = { figures: [string, string][] };
 
@@ -106,12 +104,7 @@ async function db(): Promise<Result> {
   const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
   try {
     await migrateToLatest(handle.db);
-    const ctx: AppContext = {
-      config: { ...loadConfig({}), settlementIntervalMs: 0 },
-      db: handle.db,
-      dbKind: 'postgres',
-      clock: fixedClock(new Date(`${DAY}T23:00:00Z`)),
-    };
+    const ctx = benchContext(handle.db, `${DAY}T23:00:00Z`);
     let start = performance.now();
     await sql`insert into accounts (user_id, asset, kind, balance)
       select g, 'AIC', 'wallet', ((g - 1) % 1000 + 1)::bigint * ${UNIT} from generate_series(1, ${holders}) g`.execute(ctx.db);

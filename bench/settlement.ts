@@ -8,14 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { loadConfig } from '../server/config.ts';
 import type { AppContext } from '../server/context.ts';
 import { connect } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
-import { fixedClock } from '../server/platform/clock.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
 import { record } from './report.ts';
+import { benchContext } from './context.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -76,12 +75,7 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
   const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
   try {
     await migrateToLatest(handle.db);
-    const ctx: AppContext = {
-      config: { ...loadConfig({}), settlementIntervalMs: 0 },
-      db: handle.db,
-      dbKind: 'postgres',
-      clock: fixedClock(new Date(`${DAY}T01:00:00Z`)),
-    };
+    const ctx = benchContext(handle.db, `${DAY}T01:00:00Z`);
     const populateStart = performance.now();
     await populate(ctx, size);
     const populateMs = performance.now() - populateStart;

@@ -7,16 +7,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { UNIT } from '../contract/money.ts';
-import { loadConfig } from '../server/config.ts';
-import type { AppContext } from '../server/context.ts';
 import { connect } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
-import { fixedClock } from '../server/platform/clock.ts';
 import { settleDay } from '../server/settlement/settle.ts';
 import { inviteRecords } from '../server/team/repository.ts';
 import { buildTree, insertTree } from '../server/test/population.ts';
 import { record } from './report.ts';
+import { benchContext } from './context.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const members = Number(process.argv[2] ?? 1_000_000);
@@ -33,12 +31,7 @@ const time = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
 };
 try {
   await migrateToLatest(handle.db);
-  const ctx: AppContext = {
-    config: { ...loadConfig({}), settlementIntervalMs: 0 },
-    db: handle.db,
-    dbKind: 'postgres',
-    clock: fixedClock(new Date(`${DAY}T23:00:00Z`)),
-  };
+  const ctx = benchContext(handle.db, `${DAY}T23:00:00Z`);
   const tree = buildTree(members, 50, (id) => BigInt(10 + (id % 90)) * UNIT);
   const depth = tree.reduce((max, m) => Math.max(max, m.path.length), 0);
   const avgDepth = tree.reduce((sum, m) => sum + m.path.length, 0) / members;

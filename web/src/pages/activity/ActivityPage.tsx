@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh, Skeleton } from 'antd-mobile';
+import { PullToRefresh, Skeleton } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -13,6 +13,7 @@ import { seenAt } from '../../lib/countdown.ts';
 import { UnlockBar } from '../rebate/UnlockBar.tsx';
 import '../my/my.css';
 import './activity.css';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** The phase, its dates and a live countdown to the end of the phase (or the start of the activity). */
 function PhaseCard({ data }: { data: ActivityData }) {
@@ -92,12 +93,7 @@ export function ActivityPage() {
   if (isPending) body = <Skeleton.Paragraph lineCount={8} animated className="card" />;
   else if (isError || !data) {
     body = (
-      <section className="card card--empty">
-        <p>{t('activity.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('activity.loadFailed')} onRetry={() => void refetch()} />
     );
   } else {
     const unlock = t('activity.unlockTitle');

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
+import { PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import { IncomeChart } from './IncomeChart.tsx';
 import { MyOrders } from './orders/OrderList.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { RewardsCard } from './RewardsCard.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 function UserStrip() {
   const { t } = useTranslation();
@@ -41,12 +42,7 @@ function WithInfo({ children }: { children: (info: ProductInfoData) => ReactNode
   if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
   if (isError || !data) {
     return (
-      <section className="card card--empty">
-        <p>{t('earn.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('earn.loadFailed')} onRetry={() => void refetch()} />
     );
   }
   return children(data);

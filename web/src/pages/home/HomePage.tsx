@@ -13,6 +13,7 @@ import { ProofLine } from '../proof/ProofLine.tsx';
 import { PlatformFigures } from './PlatformFigures.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
 const LanguagePanel = lazy(async () => ({ default: (await import('../../components/LanguagePanel.tsx')).LanguagePanel }));
@@ -23,12 +24,7 @@ function Dashboard() {
   if (isPending) return <Skeleton.Paragraph lineCount={5} animated className="card" />;
   if (isError || !data) {
     return (
-      <section className="card card--empty">
-        <p>{t('home.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('home.loadFailed')} onRetry={() => void refetch()} />
     );
   }
   const sign = signOf(data.priceRate);

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh, Skeleton } from 'antd-mobile';
+import { PullToRefresh, Skeleton } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -15,6 +15,7 @@ import { ProfileCard } from './ProfileCard.tsx';
 import { ShareCard } from './ShareCard.tsx';
 import { TeamSection } from './TeamSection.tsx';
 import './my.css';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** Reinvestment is switched on each 360-day order (with a confirmation): this leads there. */
 function ReinvestEntry() {
@@ -49,12 +50,7 @@ export function MyPage() {
   if (isPending) body = <Skeleton.Paragraph lineCount={8} animated className="card" />;
   else if (isError || !user) {
     body = (
-      <section className="card card--empty">
-        <p>{t('my.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('my.loadFailed')} onRetry={() => void refetch()} />
     );
   } else {
     body = (

@@ -8,7 +8,7 @@ import { ASSETS, type Asset } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useFund } from '../../api/operator.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
-import { confirmAction } from './confirm.ts';
+import { confirmAction } from '../../lib/confirm.ts';
 import { AmountField } from '../../components/AmountField.tsx';
 
 type Account = FundBody['account'];

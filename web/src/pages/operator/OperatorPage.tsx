@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh, Skeleton } from 'antd-mobile';
+import { PullToRefresh, Skeleton } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operatorKeys } from '../../api/operator.ts';
@@ -16,6 +16,7 @@ import { ReviewQueue } from './ReviewQueue.tsx';
 import { SettlementSection } from './SettlementSection.tsx';
 import { useServerToday } from './useServerToday.ts';
 import './operator.css';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** One duty's panel (mounted on first visit, then kept while hidden so forms keep their input). */
 function Panel({ tab, today, onServerNow }: { tab: TabKey; today: string; onServerNow: (now: string) => void }) {
@@ -79,12 +80,7 @@ export function OperatorPage() {
   if (data) body = data.isOperator ? <Console /> : <AccessDenied />;
   else if (!isPending && isError) {
     body = (
-      <section className="card card--empty">
-        <p>{t('operator.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('operator.loadFailed')} onRetry={() => void refetch()} />
     );
   }
   return (

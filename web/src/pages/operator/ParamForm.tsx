@@ -5,7 +5,7 @@ import { TOAST_MS } from '../../api/client.ts';
 import { useScheduleParam } from '../../api/operator.ts';
 import { useRateHistory } from '../../api/rates.ts';
 import { DateField } from '../../components/DateField.tsx';
-import { confirmAction } from './confirm.ts';
+import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
 import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey } from './params.ts';
 

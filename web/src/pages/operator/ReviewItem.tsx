@@ -6,7 +6,7 @@ import { TOAST_MS } from '../../api/client.ts';
 import { type ReviewItem as Item, useReview } from '../../api/operator.ts';
 import { formatDateTime } from '../../lib/time.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
-import { confirmAction } from './confirm.ts';
+import { confirmAction } from '../../lib/confirm.ts';
 import { RejectDialog } from './RejectDialog.tsx';
 
 /** One withdrawal or transfer out under review: who, what, when; Approve or Reject. */

@@ -5,7 +5,7 @@ import type { SettleData } from '../../../../contract/operator.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useAdvanceClock, useSettle } from '../../api/operator.ts';
 import { DateField } from '../../components/DateField.tsx';
-import { confirmAction } from './confirm.ts';
+import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
 import { SettleReports } from './SettleReports.tsx';
 

@@ -1,14 +1,16 @@
-import { Button, Dialog, Skeleton } from 'antd-mobile';
+import { Button, Skeleton } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '../../../../contract/sessions.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useRevokeOthers, useRevokeSession, useSessions } from '../../api/sessions.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { confirmAction } from '../../lib/confirm.ts';
 import { showToast } from '../../lib/toast.ts';
 import { deviceLabel } from './deviceLabel.ts';
 import { SessionRow } from './SessionRow.tsx';
 import '../statement/statement.css';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** Signed-in devices: each with first and last seen, revoked one by one or all but this one. */
 export function SessionsPage() {
@@ -18,14 +20,7 @@ export function SessionsPage() {
   const revokeOthers = useRevokeOthers();
   const busy = revoke.sending || revokeOthers.sending;
 
-  const confirm = (content: string) =>
-    Dialog.confirm({
-      'aria-label': t('wallet.confirmTitle'),
-      title: t('wallet.confirmTitle'),
-      content,
-      confirmText: t('common.confirm'),
-      cancelText: t('common.cancel'),
-    });
+  const confirm = (content: string) => confirmAction(t, content);
   const done = () => showToast({ content: t('sessions.revoked'), icon: 'success', duration: TOAST_MS });
 
   const revokeOne = async (session: SessionItem) => {
@@ -42,12 +37,7 @@ export function SessionsPage() {
   if (isPending) body = <Skeleton.Paragraph lineCount={6} animated className="card" />;
   else if (!data) {
     body = (
-      <section className="card card--empty">
-        <p>{t('sessions.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('sessions.loadFailed')} onRetry={() => void refetch()} />
     );
   } else {
     body = (

@@ -1,4 +1,4 @@
-import { Button, ErrorBlock } from 'antd-mobile';
+import { ErrorBlock } from 'antd-mobile';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMonthlyStatement } from '../../api/statement.ts';
@@ -9,6 +9,7 @@ import { ExportButton } from './ExportButton.tsx';
 import { MonthBar } from './MonthBar.tsx';
 import { MovementItem } from './MovementItem.tsx';
 import './statement.css';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
  * The monthly statement: a month picker, per asset the opening balance, money in and out and the
@@ -31,12 +32,7 @@ export function StatementPage() {
   if (query.isPending) body = <Loading />;
   else if (!first) {
     body = (
-      <section className="card card--empty">
-        <p>{t('statement.loadFailed')}</p>
-        <Button size="small" onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('statement.loadFailed')} onRetry={() => void query.refetch()} />
     );
   } else if (first.assets.length === 0 && first.movements.length === 0) {
     body = <ErrorBlock status="empty" title={t('statement.empty')} description="" className="card statement-empty" />;

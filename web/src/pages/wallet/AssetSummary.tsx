@@ -1,8 +1,9 @@
-import { Button, Skeleton } from 'antd-mobile';
+import { Skeleton } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { useAsset } from '../../api/wallet.ts';
 import { Figure } from '../../components/Figure.tsx';
+import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /** Total assets in AIC, then each asset's available, under-review and exchange balances. */
 export function AssetSummary() {
@@ -11,12 +12,7 @@ export function AssetSummary() {
   if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
   if (isError || !data) {
     return (
-      <section className="card card--empty">
-        <p>{t('wallet.loadFailed')}</p>
-        <Button size="small" onClick={() => void refetch()}>
-          {t('common.retry')}
-        </Button>
-      </section>
+      <LoadFailed message={t('wallet.loadFailed')} onRetry={() => void refetch()} />
     );
   }
   return (

@@ -2,7 +2,7 @@ import { Dialog } from 'antd-mobile';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 
-/** "Please confirm" before an operator action; resolves true only on Confirm. */
+/** "Please confirm" before an action (money moves, revocations); resolves true only on Confirm. */
 export const confirmAction = (t: TFunction, content: ReactNode): Promise<boolean> =>
   Dialog.confirm({
     'aria-label': t('wallet.confirmTitle'),
