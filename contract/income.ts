@@ -1,4 +1,4 @@
-import { formatUnits, parseRate } from './money.ts';
+import { formatUnits, mulRate, parseRate, UNIT } from './money.ts';
 
 /**
  * How each income line is computed, from the inputs stored with it. One implementation, used
@@ -9,9 +9,6 @@ import { formatUnits, parseRate } from './money.ts';
 export type IncomeKind = 'fixed' | 'current' | 'static' | 'rebate';
 export type IncomeInputs = Record<string, string | number | boolean | null>;
 
-/** The scale of the 360-day coefficient: c is stored as an integer of 1e-8. */
-export const COEFFICIENT_SCALE = 100_000_000n;
-
 export class MissingInput extends Error {}
 
 const big = (inputs: IncomeInputs, name: string): bigint => {
@@ -21,56 +18,39 @@ const big = (inputs: IncomeInputs, name: string): bigint => {
   return BigInt(value);
 };
 
-const rate = (inputs: IncomeInputs, name: string) => {
+const rate = (inputs: IncomeInputs, name: string): string => {
   const value = inputs[name];
   if (typeof value !== 'string') throw new MissingInput(name);
-  return { text: value, ...parseRate(value) };
+  return value;
 };
-
-/** a × b ÷ c, truncated toward zero (the operands are never negative here). */
-export const mulDiv = (a: bigint, b: bigint, c: bigint): bigint => (c === 0n ? 0n : (a * b) / c);
 
 /** The amount a line's inputs give. Throws MissingInput when the inputs lack a term. */
 export function recomputeIncome(kind: IncomeKind, inputs: IncomeInputs): bigint {
   switch (kind) {
-    case 'fixed': {
-      const r = rate(inputs, 'rate');
-      return mulDiv(big(inputs, 'principal'), r.numerator, r.denominator);
+    case 'fixed':
+      return mulRate(big(inputs, 'principal'), rate(inputs, 'rate'));
+    case 'current':
+      return mulRate(big(inputs, 'holding'), rate(inputs, 'rate'));
+    case 'static': {
+      const totalPower = big(inputs, 'totalPower');
+      return totalPower === 0n ? 0n : (big(inputs, 'output') * big(inputs, 'power')) / totalPower;
     }
-    case 'current': {
-      const r = rate(inputs, 'rate');
-      return mulDiv(big(inputs, 'holding'), r.numerator, r.denominator);
-    }
-    case 'static':
-      return mulDiv(big(inputs, 'output'), big(inputs, 'power'), big(inputs, 'totalPower'));
-    case 'rebate': {
-      const r = rate(inputs, 'rate');
-      return mulDiv(big(inputs, 'source'), r.numerator, r.denominator);
-    }
+    case 'rebate':
+      return mulRate(big(inputs, 'source'), rate(inputs, 'rate'));
   }
 }
 
 /** The day's output of the supercomputing pool: its balance × the output rate. */
 export function recomputePoolOutput(inputs: IncomeInputs): bigint {
-  const r = rate(inputs, 'outputRate');
-  return mulDiv(big(inputs, 'poolBalance'), r.numerator, r.denominator);
+  return mulRate(big(inputs, 'poolBalance'), rate(inputs, 'outputRate'));
 }
-
-/** Power a reinvested 360-day share adds: multiplier × amount × c. */
-export const reinvestedPower = (multiplier: bigint, amount: bigint, coefficientScaled: bigint): bigint =>
-  (multiplier * amount * coefficientScaled) / COEFFICIENT_SCALE;
 
 /** c = base^N truncated to 1e-8, as an integer of 1e-8. */
 export function coefficientOf(base: string, days: number): bigint {
   const { numerator, denominator } = parseRate(base);
   const n = BigInt(days);
-  return (numerator ** n * COEFFICIENT_SCALE) / denominator ** n;
+  return (numerator ** n * UNIT) / denominator ** n;
 }
-
-const scaled = (value: bigint) => {
-  const fraction = (value % COEFFICIENT_SCALE).toString().padStart(8, '0').replace(/0+$/, '');
-  return `${value / COEFFICIENT_SCALE}${fraction ? `.${fraction}` : ''}`;
-};
 
 /**
  * A line as a formula with its numbers, for people: the message key naming the formula and
@@ -88,7 +68,8 @@ export function explainIncome(kind: IncomeKind, inputs: IncomeInputs, amount: st
     case 'current':
       return { key, values: { holding: units('holding'), rate: text('rate'), cycle: text('cycle'), rateFrom: text('rateFrom') }, expression: `${units('holding')} × ${text('rate')} = ${amount}` };
     case 'static': {
-      const c = inputs.coefficient === undefined ? '' : scaled(big(inputs, 'coefficient'));
+      // c is kept as an integer of 1e-8, the same scale as amounts.
+      const c = inputs.coefficient === undefined ? '' : formatUnits(big(inputs, 'coefficient'));
       return {
         key,
         values: { output: units('output'), power: units('power'), totalPower: units('totalPower'), coefficient: c, reinvest: text('reinvest') },

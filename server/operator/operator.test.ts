@@ -3,7 +3,7 @@ import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { fixedClock } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { bearer, post, signIn } from '../test/signIn.ts';
+import { bearer, operatorAndHolder, post } from '../test/signIn.ts';
 
 describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
   let t: TestApp;
@@ -14,12 +14,7 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
       clock: fixedClock(new Date('2026-11-01T08:00:00Z')),
       config: { operatorUserIds: [1n] },
     });
-    operator = (await signIn(t.app, { name: 'Olga' })).token;
-    holder = (await signIn(t.app, { name: 'Hana' })).token;
-    const code = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(operator) })).json().data.inviteCode;
-    await post(t.app, PATHS.bindInviter, holder, { inviteCode: code });
-    await post(t.app, PATHS.transferIn, holder, { asset: 'AIC', amount: '2000' });
-    await post(t.app, PATHS.productBuy, holder, { product: 'fixed30', amount: '1000' });
+    ({ operator, holder } = await operatorAndHolder(t.app));
   });
   afterAll(async () => {
     await t.close();

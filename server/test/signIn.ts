@@ -1,4 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { PATHS } from '../../contract/paths.ts';
 
 /** A minimal cookie jar: what a browser would send back to the provider. */
 export class CookieJar {
@@ -134,4 +135,18 @@ export function post(
     headers: { ...bearer(token), 'idempotency-key': key, 'content-type': 'application/json' },
     payload: JSON.stringify(body),
   });
+}
+
+/**
+ * The operator (Olga, the first user: list her id in operatorUserIds) and a holder (Hana)
+ * bound to her, with 2,000 AIC moved in and 1,000 of it in a 30-day order.
+ */
+export async function operatorAndHolder(app: FastifyInstance): Promise<{ operator: string; holder: string }> {
+  const operator = (await signIn(app, { name: 'Olga' })).token;
+  const holder = (await signIn(app, { name: 'Hana' })).token;
+  const code = (await app.inject({ url: PATHS.userInfo, headers: bearer(operator) })).json().data.inviteCode;
+  await post(app, PATHS.bindInviter, holder, { inviteCode: code });
+  await post(app, PATHS.transferIn, holder, { asset: 'AIC', amount: '2000' });
+  await post(app, PATHS.productBuy, holder, { product: 'fixed30', amount: '1000' });
+  return { operator, holder };
 }
