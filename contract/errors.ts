@@ -73,6 +73,14 @@ export const ERRORS = {
   // A parameter change too soon for holders to be told (PARAM_NOTICE_DAYS), or for a settled day.
   NOTICE_TOO_SHORT: { code: 150, http: 422, message: 'err.noticeTooShort' },
   DAY_SETTLED: { code: 151, http: 422, message: 'err.daySettled' },
+  /** 128: an operator reviewing their own withdrawal or transfer (maker-checker: another must). */
+  OWN_REQUEST: { code: 128, http: 403, message: 'err.ownRequest' },
+  /** 129: a withdrawal or transfer out below WITHDRAW_MINIMUM. */
+  BELOW_TRANSFER_MINIMUM: { code: 129, http: 422, message: 'err.belowTransferMinimum' },
+  /** 152: an operator unbinding a holder who is not on a referral cycle (bindings are otherwise final). */
+  NOT_IN_CYCLE: { code: 152, http: 422, message: 'err.notInCycle' },
+  /** 413: a request body over the limit (64 KB). */
+  PAYLOAD_TOO_LARGE: { code: 413, http: 413, message: 'err.payloadTooLarge' },
 } as const satisfies Record<string, { code: number } & Entry>;
 
 export type ErrorName = keyof typeof ERRORS;

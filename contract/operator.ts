@@ -58,6 +58,30 @@ export const ParamsData = Type.Object({
   items: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() })),
 });
 
+export const TreeCheckData = Type.Object({
+  ok: Type.Boolean(),
+  /** Holders whose stored path is not their inviter's path plus the inviter. */
+  stalePaths: Type.Integer(),
+  staleSample: Type.Array(Type.String()),
+  /** Referral cycles, each as its members' ids: an operator unbinds one member. */
+  cycles: Type.Array(Type.Array(Type.String())),
+  /** Rebate lines paying a holder on their own static earnings. */
+  selfRebateLines: Type.Integer(),
+});
+
+/** Unbind a holder who is on a referral cycle (the only unbinding there is). */
+export const UnbindBody = Type.Object({ userId: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) });
+export type UnbindBody = Static<typeof UnbindBody>;
+export const UnbindData = Type.Object({
+  userId: Type.String(),
+  formerInviter: Type.String(),
+  /** The cycle as it was, from the unbound holder upward. */
+  cycle: Type.Array(Type.String()),
+  /** Paths written again below the holder. */
+  pathsRewritten: Type.Integer(),
+});
+export type UnbindData = Static<typeof UnbindData>;
+
 export const LedgerCheckData = Type.Object({
   ok: Type.Boolean(),
   assetSums: Type.Record(Type.String(), Type.String()),
@@ -75,6 +99,8 @@ export const LedgerCheckData = Type.Object({
   days: Type.Array(Type.Object({ day: Type.String(), status: Type.String(), shortfall: Type.Union([Type.String(), Type.Null()]) })),
   /** The latest proof of liabilities per asset against the ledger (empty before the first). */
   proofs: Type.Array(ProofLedgerCheck),
+  /** The referral tree's own check (its failures turn `ok` red too). */
+  tree: TreeCheckData,
 });
 export type LedgerCheckData = Static<typeof LedgerCheckData>;
 

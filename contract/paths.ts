@@ -41,6 +41,7 @@ export const PATHS = {
   operatorParams: '/api/operator/params',
   operatorLedger: '/api/operator/ledger-check',
   operatorAudit: '/api/operator/audit',
+  operatorUnbind: '/api/operator/team/unbind',
   proofRoot: '/api/proof/root',
   proofMine: '/api/proof/mine',
   statementCsv: '/api/statement.csv',

@@ -48,8 +48,11 @@ export const TransferPageData = Type.Object({
       asset: Asset,
       available: AmountString,
       exchange: AmountString,
+      /** The least amount of a recharge or transfer in. */
       minimum: AmountString,
       fee: AmountString,
+      /** The least amount of a withdrawal or transfer out (WITHDRAW_MINIMUM); less is refused with 129. */
+      withdrawMinimum: AmountString,
     }),
   ),
   types: Type.Array(TransferType),
@@ -96,7 +99,17 @@ export type TransferRecordsData = Static<typeof TransferRecordsData>;
 /** Operator review of a withdrawal or transfer out. */
 export const ReviewParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}$' }) });
 export const ReviewBody = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) });
+/** GET /api/operator/reviews: oldest first, by cursor (`after` = the last id seen), optionally one holder's. */
+export const ReviewQueueQuery = Type.Object({
+  after: Type.Optional(Type.String({ pattern: '^\\d{1,19}$', description: 'The last id of the previous page' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
+  userId: Type.Optional(Type.String({ pattern: '^\\d{1,19}$', description: 'Only this holder’s requests' })),
+});
+export type ReviewQueueQuery = Static<typeof ReviewQueueQuery>;
+export const ReviewQueueItem = Type.Intersect([TransferRecord, Type.Object({ userId: Type.String() })]);
 export const ReviewQueueData = Type.Object({
-  items: Type.Array(Type.Intersect([TransferRecord, Type.Object({ userId: Type.String() })])),
+  items: Type.Array(ReviewQueueItem),
+  /** Pass as `after` for the next page; null on the last one. */
+  nextCursor: Type.Union([Type.String(), Type.Null()]),
 });
 export type ReviewQueueData = Static<typeof ReviewQueueData>;

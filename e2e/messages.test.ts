@@ -54,7 +54,10 @@ describe('answers and their messages at 390x844', () => {
 
   it('clears a failed login silently, and toasts a refused authorisation address for 2 s', async () => {
     const { page, errors } = await phonePage(browser, 'en-US');
-    // Code and state from the URL that the server does not know: the login fails.
+    // Code and state from the URL that the server does not know: the login fails. (The state
+    // is this browser's pending sign-in, as if it had started one; a code with any other state
+    // would not be exchanged at all, see loginCsrf.test.ts.)
+    await page.context().addCookies([{ name: 'aic_earn_state', value: 'not-a-state', url: server.baseUrl }]);
     const login = page.waitForResponse((response) => response.url().includes('/api/login'));
     await page.goto(`${server.baseUrl}/?code=not-a-code&state=not-a-state#/home`);
     expect((await (await login).json()).code).not.toBe(0);

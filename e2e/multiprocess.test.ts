@@ -75,4 +75,26 @@ describe('two server processes on one PostgreSQL', () => {
     expect(check.ok).toBe(true);
     expect(check.assetSums).toEqual({ AIC: '0', USDT: '0' });
   });
+
+  it('refuses a session on the other process within 1 s of its logout (each keeps a copy at most 1 s old)', async () => {
+    const holder = await signInOverHttp(a.baseUrl, { name: 'Ivo' });
+    const asset = (server: RunningServer) =>
+      fetch(`${server.baseUrl}${PATHS.getAsset}`, { headers: { authorization: `Bearer ${holder.token}` } }).then((r) => r.status);
+    expect(await asset(b)).toBe(200);
+    const out = await fetch(`${a.baseUrl}${PATHS.logout}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${holder.token}`, 'content-type': 'application/json', 'idempotency-key': `logout-${Date.now()}` },
+      body: '{}',
+    });
+    const revokedAt = performance.now();
+    expect(out.status).toBe(200);
+    expect(await asset(a)).toBe(401);
+    let status = await asset(b);
+    while (status === 200 && performance.now() - revokedAt < 3_000) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await asset(b);
+    }
+    expect(status).toBe(401);
+    expect(performance.now() - revokedAt).toBeLessThanOrEqual(1_000 + 200);
+  });
 });

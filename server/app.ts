@@ -23,6 +23,7 @@ import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
+import { partValidators } from './http/validation.ts';
 import { createMetrics, installObservability, type Metrics } from './operator/observability.ts';
 import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
 import { statementRoutes } from './statement/routes.ts';
@@ -59,6 +60,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     bodyLimit: 64 * 1024,
     ...lowLevelOptions(ctx.config),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // JSON bodies are validated without coercion (an amount is a string, never 5 or ["5"]).
+    schemaController: { compilersFactory: { buildValidator: partValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addContentTypeParser(

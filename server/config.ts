@@ -1,3 +1,5 @@
+import { formatUnits, parseAmount } from '../contract/money.ts';
+
 /**
  * Every configuration variable of the server, read from the environment once. Business
  * numbers here are defaults; versioned parameters in the database override them per day.
@@ -27,12 +29,22 @@ export type Config = {
   operatorUserIds: bigint[];
   /** Earn defaults; versioned parameters (params table) override them from their day on. */
   earn: EarnDefaults;
+  /** The least withdrawal or transfer out, in whole units of its asset (AIC or USDT), a decimal string. */
+  withdrawMinimum: string;
   /** How often the in-process scheduler looks for work to settle; 0 turns it off. */
   settlementIntervalMs: number;
   /** Let operators move the clock (demo and tests only). */
   clockAdjustable: boolean;
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
+  /** GET calls per session and minute (every protected route). */
+  rateLimitGetsPerMinute: number;
+  /** Heavy reads (the CSV export, the monthly statement) per session and minute, on top of the GET limit. */
+  rateLimitHeavyReadsPerMinute: number;
+  /** Bearer token /metrics asks for; unset: no /metrics on the main port (unless METRICS_PORT). */
+  metricsToken: string | undefined;
+  /** Serve /metrics on this port of 127.0.0.1 only (and not on the main port); unset: off. */
+  metricsPort: number | undefined;
   /** A request (headers and body) not received in full within this many ms gets 408; 0: no limit. */
   requestTimeoutMs: number;
   /** How long to wait for the exchange's servers (its OpenID provider) before answering 504. */
@@ -46,6 +58,12 @@ export type Config = {
   paramNoticeDays: number;
   /** How long each process may answer the dashboard from its copy (ms); 0: always fresh. */
   dashboardCacheMs: number;
+  /** How old the earn parameters in force may be when a process reuses them (they change only with notice). */
+  paramsCacheMs: number;
+  /** How long a process may reuse a live session it looked up (at most 1 s: revocations reach every process within it). */
+  sessionCacheMs: number;
+  /** Buys arriving within this many ms share one statement and one commit (group commit); 0 sends each alone. */
+  buyBatchMs: number;
 };
 
 export type TeamConfig = {
@@ -93,6 +111,13 @@ function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return value;
 }
 
+/** A decimal amount (exactly, by contract/money.ts), kept as its canonical string. */
+function envAmount(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const parsed = parseAmount(envString(env, name, fallback));
+  if (!parsed.ok) throw new Error(`${name} must be a decimal amount with at most 8 decimals`);
+  return formatUnits(parsed.value);
+}
+
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
@@ -132,15 +157,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       coefficientMaxDays: envString(env, 'COEFFICIENT_MAX_DAYS', '360'),
       poolDailyOutputRate: envString(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
     },
+    withdrawMinimum: envAmount(env, 'WITHDRAW_MINIMUM', '1'),
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
     clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
+    rateLimitGetsPerMinute: envInt(env, 'RATE_LIMIT_GETS_PER_MINUTE', 600),
+    rateLimitHeavyReadsPerMinute: envInt(env, 'RATE_LIMIT_HEAVY_READS_PER_MINUTE', 20),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? envInt(env, 'METRICS_PORT', 0) : undefined,
     requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
     clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),
     dashboardCacheMs: envInt(env, 'DASHBOARD_CACHE_MS', 1000),
+    paramsCacheMs: envInt(env, 'PARAMS_CACHE_MS', 1000),
+    sessionCacheMs: Math.min(envInt(env, 'SESSION_CACHE_MS', 1000), 1000),
+    buyBatchMs: envInt(env, 'BUY_BATCH_MS', 1),
     team: {
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),

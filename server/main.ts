@@ -1,4 +1,5 @@
 import { buildApp } from './app.ts';
+import { listenMetrics } from './operator/observability.ts';
 import { loadConfig } from './config.ts';
 import { connect } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -17,12 +18,14 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx);
 
   let stopScheduler = () => {};
+  let closeMetrics = async () => {};
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     stopScheduler();
+    await closeMetrics();
     await app.close();
     await handle.close();
     process.exit(0);
@@ -31,6 +34,11 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (config.metricsPort !== undefined) {
+    const metricsServer = await listenMetrics(app.metrics, { port: config.metricsPort, token: config.metricsToken });
+    closeMetrics = metricsServer.close;
+    app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
+  }
   stopScheduler = startScheduler(ctx, app.log, app.metrics);
   app.log.info(
     { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },

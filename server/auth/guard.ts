@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { authenticate } from './sessions.ts';
+import { authenticate, isTokenFormat } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,6 +10,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     userId: bigint | null;
+    /** The session of a protected route's caller (its token's hash), set by the guard: limits count by it. */
+    sessionKey: string | null;
   }
   interface FastifyInstance {
     /** Every route as registered, for tests that walk the whole table. */
@@ -17,10 +19,16 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The session token of `Authorization: Bearer <userId>.<secret>`, spelled exactly so: one space,
+ * a token of the session format. Anything else (padding, another scheme, a malformed token) is
+ * no token at all, so one session never has two spellings (the rate limits count by session).
+ */
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
-  if (!header?.startsWith('Bearer ')) return undefined;
-  return header.slice('Bearer '.length).trim() || undefined;
+  if (typeof header !== 'string' || !header.startsWith('Bearer ')) return undefined;
+  const token = header.slice('Bearer '.length);
+  return isTokenFormat(token) ? token : undefined;
 }
 
 /**
@@ -29,6 +37,7 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  */
 export function installAuthGuard(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('userId', null);
+  app.decorateRequest('sessionKey', null);
   app.decorate('routeTable', []);
   app.addHook('onRoute', (route) => {
     const isPublic = route.config?.public === true;
@@ -39,9 +48,10 @@ export function installAuthGuard(app: FastifyInstance, ctx: AppContext): void {
     route.onRequest = [
       async (request: FastifyRequest) => {
         const token = bearerToken(request);
-        const userId = token ? await authenticate(ctx.db, token, ctx.clock.now()) : undefined;
-        if (userId === undefined) throw new AppError('UNAUTHORIZED');
-        request.userId = userId;
+        const session = token ? await authenticate(ctx.db, token, ctx.clock.now(), ctx.config.sessionCacheMs) : undefined;
+        if (session === undefined) throw new AppError('UNAUTHORIZED');
+        request.userId = session.userId;
+        request.sessionKey = session.tokenHash;
       },
       ...existing,
     ] as typeof route.onRequest;

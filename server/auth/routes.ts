@@ -9,6 +9,7 @@ import { bearerToken } from './guard.ts';
 import type { OAuthClient } from './oauth.ts';
 import { createSession, revokeSession } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
+import { transact } from '../db/transact.ts';
 
 export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: ExchangeAdapter };
 
@@ -40,7 +41,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
     },
     async (request) => {
       const identity = await oauth.exchange(request.query.code, request.query.state);
-      const user = await ctx.db.transaction().execute(async (trx) => {
+      const user = await transact(ctx.db, async (trx) => {
         const { user, created } = await findOrCreateUser(trx, identity.subject, identity.name);
         if (created) await exchange.onUserCreated(trx, user.id, ctx.clock.now());
         return user;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { SessionItem } from '../../contract/sessions.ts';
@@ -126,5 +127,34 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
     expect(refused.statusCode).toBe(401);
     await createSession(t.ctx.db, BigInt(bob.userId), new Date(t.ctx.clock.now().getTime() - 31 * 86_400_000), 30, undefined);
     expect((await list(bob.token)).items).toHaveLength(1);
+  });
+});
+
+describe.each(DATABASES)('the per-process copy of live sessions on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { config: { sessionCacheMs: 1_000 } });
+  });
+  afterAll(() => t?.close());
+
+  const asset = (token: string) => t.app.inject({ url: PATHS.getAsset, headers: bearer(token) }).then((r) => r.statusCode);
+
+  it('answers from the copy until it is 1 s old, so a revocation by another process is honoured within 1 s', async () => {
+    const { token } = await signIn(t.app, { name: 'Copy' });
+    expect(await asset(token)).toBe(200);
+    // Another process revokes it: this one does not hear of it, and answers from its copy...
+    await sql`update sessions set revoked_at = now() where user_id = ${BigInt(token.split('.')[0] as string)}`.execute(t.ctx.db);
+    const revokedAt = Date.now();
+    expect(await asset(token)).toBe(200);
+    // ...at most 1 s longer.
+    await new Promise((r) => setTimeout(r, Math.max(0, 1_050 - (Date.now() - revokedAt))));
+    expect(await asset(token)).toBe(401);
+  });
+
+  it('forgets its copy at once when the revocation is its own', async () => {
+    const { token } = await signIn(t.app, { name: 'Local' });
+    expect(await asset(token)).toBe(200);
+    expect((await post(t.app, PATHS.logout, token)).json().code).toBe(0);
+    expect(await asset(token)).toBe(401);
   });
 });

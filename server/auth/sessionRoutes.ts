@@ -3,7 +3,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { RevokedData, type RevokeSessionBody, RevokeSessionBody as RevokeBodySchema, SessionsData } from '../../contract/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken, userIdOf } from './guard.ts';
 import { currentHash, listSessions, revokeSessions } from './sessionList.ts';
@@ -13,7 +13,8 @@ const tags = ['sessions'];
 
 /**
  * The holder's signed-in devices and their revocation. A revoked session is refused from its
- * next call on: every call looks its session up (no cache), and revoked_at ends it.
+ * next call on this process (its copy is forgotten at once) and within SESSION_CACHE_MS (1 s)
+ * on every other.
  */
 export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
@@ -44,7 +45,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         if (revoked === 0) throw new AppError('NOT_FOUND', 'no such session');
         return { revoked };
       });
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -60,7 +61,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       const answer = await idempotent(ctx, request, userId, async (trx) => ({
         revoked: await revokeSessions(trx, userId, { allBut: keep }, ctx.clock.now()),
       }));
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 };

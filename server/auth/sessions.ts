@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
+import { perOwner } from '../platform/cache.ts';
 import { DAY_MS } from '../platform/clock.ts';
 
 /**
@@ -32,6 +33,9 @@ export async function createSession(
   return `${userId}.${secret}`;
 }
 
+/** Whether a string has the shape of a session token (nothing is looked up). */
+export const isTokenFormat = (token: string): boolean => TOKEN_RE.test(token);
+
 export function parseToken(token: string): { userId: bigint; hash: string } | undefined {
   const match = TOKEN_RE.exec(token);
   if (!match) return undefined;
@@ -41,19 +45,54 @@ export function parseToken(token: string): { userId: bigint; hash: string } | un
 /** How stale "last seen" may get before a request writes it: reads stay reads. */
 const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
-/** The user a bearer token signs in, if it is live (not expired, not revoked). */
-export async function authenticate(db: Db, token: string, now: Date): Promise<bigint | undefined> {
+/** A copy kept by this process is never older than this, so a revocation reaches every process. */
+export const SESSION_CACHE_MAX_MS = 1_000;
+/** Sessions kept per process at most; past it the oldest copies go first. */
+const SESSION_CACHE_SIZE = 100_000;
+
+type Live = { userId: bigint; tokenHash: string; expiresAt: number };
+const copiesOf = perOwner((_db: Db) => new Map<string, { live: Live; at: number }>());
+
+/** Forgets this process's copies of a holder's sessions (after a revocation here). */
+export function forgetSessions(db: Db, userId: bigint): void {
+  const map = copiesOf(db);
+  for (const [key, copy] of map) if (copy.live.userId === userId) map.delete(key);
+}
+
+/**
+ * The session a bearer token signs in, if it is live (not expired, not revoked): its user and
+ * its token's hash (which names the session: the rate limits count by it). A live session is
+ * kept for `cacheMs` (at most 1 s) in this process: every request of a holder no longer costs a
+ * lookup, and a session revoked on any process is refused by all of them within a second
+ * (revocations made here are forgotten at once).
+ */
+export async function authenticate(
+  db: Db,
+  token: string,
+  now: Date,
+  cacheMs = 0,
+): Promise<{ userId: bigint; tokenHash: string } | undefined> {
   const parsed = parseToken(token);
   if (!parsed) return undefined;
+  const key = `${parsed.userId}.${parsed.hash}`;
+  const ttl = Math.min(cacheMs, SESSION_CACHE_MAX_MS);
+  const map = copiesOf(db);
+  const copy = map.get(key);
+  if (copy && Date.now() - copy.at < ttl && copy.live.expiresAt > now.getTime()) {
+    return { userId: copy.live.userId, tokenHash: copy.live.tokenHash };
+  }
   const row = await db
     .selectFrom('sessions')
-    .select(['user_id', 'last_seen_at'])
+    .select(['user_id', 'last_seen_at', 'expires_at'])
     .where('user_id', '=', parsed.userId)
     .where('token_hash', '=', parsed.hash)
     .where('revoked_at', 'is', null)
     .where('expires_at', '>', now)
     .executeTakeFirst();
-  if (!row) return undefined;
+  if (!row) {
+    map.delete(key);
+    return undefined;
+  }
   if (now.getTime() - row.last_seen_at.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await db
       .updateTable('sessions')
@@ -62,7 +101,13 @@ export async function authenticate(db: Db, token: string, now: Date): Promise<bi
       .where('token_hash', '=', parsed.hash)
       .execute();
   }
-  return row.user_id;
+  const live = { userId: row.user_id, tokenHash: parsed.hash, expiresAt: row.expires_at.getTime() };
+  if (ttl > 0) {
+    map.delete(key);
+    if (map.size >= SESSION_CACHE_SIZE) map.delete(map.keys().next().value as string);
+    map.set(key, { live, at: Date.now() });
+  }
+  return { userId: live.userId, tokenHash: live.tokenHash };
 }
 
 export async function revokeSession(db: Db, token: string, now: Date): Promise<void> {
@@ -75,4 +120,5 @@ export async function revokeSession(db: Db, token: string, now: Date): Promise<v
     .where('token_hash', '=', parsed.hash)
     .where('revoked_at', 'is', null)
     .execute();
+  forgetSessions(db, parsed.userId);
 }

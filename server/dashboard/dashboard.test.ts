@@ -15,6 +15,8 @@ describe.each(DATABASES)('GET /api/home on %s', (kind) => {
   it('answers the six figures from the ledger, as decimal strings', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/home' });
     expect(res.statusCode).toBe(200);
+    // Written out once per copy, and still sent as JSON.
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.json()).toEqual({
       code: 0,
       msg: 'success',

@@ -24,7 +24,11 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         response: answers(HomeData),
       },
     },
-    async () => ok(await home(utcDay(ctx.clock.now()))),
+    // The same text for everyone: written out once per copy, not serialized per request.
+    async (_request, reply) => {
+      const copy = await home(utcDay(ctx.clock.now()));
+      return reply.type('application/json; charset=utf-8').serializer(() => copy.text).send(copy.answer);
+    },
   );
 };
 
@@ -34,33 +38,39 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
  */
 function dashboard(ctx: AppContext) {
   return shortLived(ctx.config.dashboardCacheMs, async (today: string) => {
-    const [totals, price, output, stable, params] = await Promise.all([
-      platformTotals(ctx.db),
-      currentPrice(ctx),
-      networkOutput(ctx.db),
-      stableSubscribed(ctx.db),
-      earnParams(ctx.db, ctx.config.earn, today),
-    ]);
-    return {
-      totalAmount: formatUnits(totals.subscribed),
-      price: price.price,
-      priceRate: price.rate,
-      pool1: formatUnits(totals.pool1),
-      pool2: formatUnits(totals.pool2),
-      pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
-      figures: {
-        networkOutput: formatUnits(output.total),
-        lastOutput: formatUnits(output.last),
-        lastOutputDay: output.lastDay,
-        supercomputingPool: formatUnits(totals.pool1),
-        treasury: formatUnits(totals.treasury),
-        stable: {
-          subscribed: formatUnits(stable),
-          dailyRate: params.fixed30DailyRate,
-          apr: aprOf(params.fixed30DailyRate),
-          termDays: TERM_DAYS.fixed30 ?? 30,
-        },
-      },
-    };
+    const answer = ok(await figures(ctx, today));
+    return { answer, text: JSON.stringify(answer) };
   });
+}
+
+/** The dashboard's figures, from the ledger and the parameters in force. */
+async function figures(ctx: AppContext, today: string) {
+  const [totals, price, output, stable, params] = await Promise.all([
+    platformTotals(ctx.db),
+    currentPrice(ctx),
+    networkOutput(ctx.db),
+    stableSubscribed(ctx.db),
+    earnParams(ctx.db, ctx.config.earn, today),
+  ]);
+  return {
+    totalAmount: formatUnits(totals.subscribed),
+    price: price.price,
+    priceRate: price.rate,
+    pool1: formatUnits(totals.pool1),
+    pool2: formatUnits(totals.pool2),
+    pool: formatUnits(totals.pool1 + usdtInAic(totals.pool2, price.price)),
+    figures: {
+      networkOutput: formatUnits(output.total),
+      lastOutput: formatUnits(output.last),
+      lastOutputDay: output.lastDay,
+      supercomputingPool: formatUnits(totals.pool1),
+      treasury: formatUnits(totals.treasury),
+      stable: {
+        subscribed: formatUnits(stable),
+        dailyRate: params.fixed30DailyRate,
+        apr: aprOf(params.fixed30DailyRate),
+        termDays: TERM_DAYS.fixed30 ?? 30,
+      },
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Migration, sql } from 'kysely';
 import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';
 import * as m0002 from './migrations/0002_users_and_sessions.ts';
@@ -11,6 +11,9 @@ import * as m0008 from './migrations/0008_audit.ts';
 import * as m0009 from './migrations/0009_proofs.ts';
 import * as m0011 from './migrations/0011_income_inputs.ts';
 import * as m0012 from './migrations/0012_activity.ts';
+import * as m0013 from './migrations/0013_tree_repair.ts';
+import * as m0014 from './migrations/0014_buy_function.ts';
+import * as m0015 from './migrations/0015_buy_batch.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,26 +28,42 @@ const MIGRATIONS: Record<string, Migration> = {
   '0009_proofs': m0009,
   '0011_income_inputs': m0011,
   '0012_activity': m0012,
+  '0013_tree_repair': m0013,
+  '0014_buy_function': m0014,
+  '0015_buy_batch': m0015,
 };
-
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
 
+/** Any constant: every process migrating the same database takes this one lock. */
+const MIGRATION_LOCK = 7_004_201;
+
+/**
+ * Applies the migrations not yet recorded in `kysely_migration`, all in one transaction under
+ * an advisory lock, so two processes starting at once migrate once. Unordered: a migration
+ * written side by side with a later one (0009 landing after 0011 ran somewhere) still applies.
+ *
+ * Kysely's own Migrator asks whether its tables exist by introspecting every table of the
+ * database, which fails ("schema … does not exist") when another process drops a schema
+ * during that scan; the tests and benchmarks do so all the time. This one only reads its own
+ * table, in the connection's schema.
+ */
 export async function migrateToLatest(db: Db): Promise<void> {
-  // Kysely would otherwise find its bookkeeping tables in any schema of the database, and
-  // skip creating them in ours (several schemas share one database in tests and benchmarks).
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  // Unordered: migrations written side by side (0009 landing after 0011 ran somewhere) still apply.
-  const migrator = new Migrator({
-    db,
-    provider,
-    migrationTableSchema: rows[0]?.schema ?? 'public',
-    allowUnorderedMigrations: true,
+  await db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+    // The table and its shape are Kysely's: databases migrated before keep their history.
+    await sql`create table if not exists kysely_migration (
+      name varchar(255) primary key, timestamp varchar(255) not null)`.execute(trx);
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(trx);
+    const applied = new Set(rows.map((r) => r.name));
+    for (const [name, migration] of Object.entries(MIGRATIONS)) {
+      if (applied.has(name)) continue;
+      try {
+        await migration.up(trx);
+      } catch (error) {
+        throw new Error(`migration ${name} failed: ${String(error)}`, { cause: error });
+      }
+      await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(trx);
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
-  }
 }

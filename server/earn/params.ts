@@ -2,8 +2,10 @@ import { sql, type Transaction } from 'kysely';
 import { coefficientOf } from '../../contract/income.ts';
 import { parseAmount } from '../../contract/money.ts';
 import type { EarnDefaults } from '../config.ts';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { perOwner, shortLived } from '../platform/cache.ts';
 
 /** The earn parameters in force on a day: configuration defaults, overridden by versions. */
 export type EarnParams = {
@@ -93,3 +95,16 @@ export const formatScaled = (scaled: bigint): string => {
 /** Computing power of a 360-day order: multiplier × quantity × c, truncated at 1e-8. */
 export const powerOf = (params: EarnParams, principal: bigint, coefficient: bigint): bigint =>
   (params.powerMultiplier * principal * coefficient) / SCALE;
+
+const inForceOf = perOwner((ctx: AppContext) =>
+  shortLived(ctx.config.paramsCacheMs, (day: string) => earnParams(ctx.db, ctx.config.earn, day)),
+);
+
+/**
+ * The parameters in force on a day, from a per-process copy at most PARAMS_CACHE_MS old: a
+ * version applies only from a day announced ahead (PARAM_NOTICE_DAYS), so today's values do not
+ * change under a running day, and the hot paths (a buy) skip a round trip.
+ */
+export function paramsInForce(ctx: AppContext, day: string): Promise<EarnParams> {
+  return inForceOf(ctx)(day);
+}

@@ -25,7 +25,7 @@ import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
@@ -33,8 +33,10 @@ import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, daysBetween, earnParams, formatScaled } from './params.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
 import { findOrder, listOrders, toOrder } from './repository.ts';
-import { buy, claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TERM_DAYS } from './service.ts';
+import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TERM_DAYS } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
+import { subscribe } from './subscribe.ts';
+import type { Product } from '../db/schema.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
@@ -58,7 +60,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     app.post(path, { schema: { tags, summary, ...secured, body, response: answers(data) } }, async (request, reply) => {
       const userId = userIdOf(request);
       const answer = await idempotent(ctx, request, userId, (trx) => effect(userId, request.body as B, trx), insufficient);
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     });
 
   app.get(
@@ -114,12 +116,25 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     },
   );
 
-  post<{ product: 'current' | 'fixed30' | 'reinvest360'; amount: string }>(
+  app.post(
     PATHS.productBuy,
-    'Subscribe AIC from the wallet to a product',
-    BuyBody,
-    Order,
-    (userId, body, trx) => buy(ctx, trx, { userId, product: body.product, amount: amountFrom(body.amount) }),
+    { schema: { tags, summary: 'Subscribe AIC from the wallet to a product', ...secured, body: BuyBody, response: answers(Order) } },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const body = request.body as { product: Product; amount: string };
+      let amount: bigint;
+      try {
+        amount = amountFrom(body.amount);
+      } catch (error) {
+        // An unreadable amount is refused (and stored under the key) as every POST refuses.
+        const answer = await idempotent(ctx, request, userId, async () => {
+          throw error;
+        });
+        return sendAnswer(reply, answer);
+      }
+      const answer = await subscribe(ctx, request, { userId, product: body.product, amount });
+      return sendAnswer(reply, answer);
+    },
   );
 
   const listRoute = (path: string, summary: string, products: typeof PRODUCTS) =>

@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { ACTIVE, findOrder, type OrderRow, toOrder } from './repository.ts';
-import { coefficientScaled, earnParams, formatScaled, powerOf } from './params.ts';
+import { coefficientScaled, type EarnParams, earnParams, formatScaled, powerOf } from './params.ts';
 
 type Trx = Transaction<Database>;
 
@@ -45,10 +45,35 @@ export async function quotaUsed(db: AppContext['db'], userId: bigint, day: strin
   return row?.used ?? 0n;
 }
 
+/** A new order's row as it will be stored (id aside): what the buy inserts and answers. */
+export function newOrder(params: EarnParams, input: { userId: bigint; product: Product; amount: bigint }, now: Date): OrderRow {
+  const today = utcDay(now);
+  const term = TERM_DAYS[input.product];
+  const startDay = input.product === 'current' ? today : addDays(today, 1);
+  const coefficient = input.product === 'reinvest360' ? coefficientScaled(params, today) : null;
+  return {
+    id: 0n,
+    user_id: input.userId,
+    product: input.product,
+    principal: input.amount,
+    income: 0n,
+    power: coefficient === null ? 0n : powerOf(params, input.amount, coefficient),
+    coefficient: coefficient === null ? null : formatScaled(coefficient),
+    status: input.product === 'current' ? 'in_progress' : 'confirming',
+    reinvest: false,
+    start_day: startDay,
+    created_at: now,
+    cycle_start: input.product === 'current' ? now : null,
+    cycles_paid: 0,
+    matures_day: term === null ? null : addDays(startDay, term),
+  };
+}
+
 /**
  * Subscribes AIC from the wallet: at least the minimum, inviter bound, within today's quota,
  * covered by the balance. Current runs in 24-hour cycles from now; fixed terms start earning
- * on the next UTC day and stay "confirming" until then.
+ * on the next UTC day and stay "confirming" until then. The route runs the same checks in one
+ * statement (`earn_buy`, see subscribe.ts); this step-by-step version is its oracle in the tests.
  */
 export async function buy(
   ctx: AppContext,
@@ -63,23 +88,10 @@ export async function buy(
   if (!user || user.inviter_id === null) throw new AppError('BIND_FIRST');
   await consumeQuota(trx, input.userId, today, input.amount, params.dailyQuota);
 
-  const term = TERM_DAYS[input.product];
-  const startDay = input.product === 'current' ? today : addDays(today, 1);
-  const coefficient = input.product === 'reinvest360' ? coefficientScaled(params, today) : null;
+  const { id: _id, income: _income, reinvest: _reinvest, cycles_paid: _cycles, ...values } = newOrder(params, input, now);
   const row = (await trx
     .insertInto('orders')
-    .values({
-      user_id: input.userId,
-      product: input.product,
-      principal: input.amount,
-      power: coefficient === null ? 0n : powerOf(params, input.amount, coefficient),
-      coefficient: coefficient === null ? null : formatScaled(coefficient),
-      status: input.product === 'current' ? 'in_progress' : 'confirming',
-      start_day: startDay,
-      created_at: now,
-      cycle_start: input.product === 'current' ? now : null,
-      matures_day: term === null ? null : addDays(startDay, term),
-    })
+    .values(values)
     .returning([
       'id', 'user_id', 'product', 'principal', 'income', 'power', 'coefficient', 'status', 'reinvest',
       'start_day', 'created_at', 'cycle_start', 'cycles_paid', 'matures_day',

@@ -27,9 +27,8 @@ function toAppError(error: FastifyError | Error): AppError {
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return new AppError('PARAM', error.message);
   if (fastifyError.statusCode === 429) return new AppError('RATE_LIMITED');
-  if (fastifyError.statusCode === 413 || fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-    return new AppError('BAD_REQUEST', error.message);
-  }
+  if (fastifyError.statusCode === 413) return new AppError('PAYLOAD_TOO_LARGE', error.message);
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('BAD_REQUEST', error.message);
   if (fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
     return new AppError('BAD_REQUEST', error.message);
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { ERRORS } from '../../contract/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -8,12 +8,13 @@ import { InsufficientBalance } from '../ledger/ledger.ts';
 import { AppError } from './errors.ts';
 import { messageLanguage, translate } from './messages.ts';
 import { ok } from './schemas.ts';
+import { transact } from '../db/transact.ts';
 
 const KEY_RE = /^[A-Za-z0-9_-]{8,100}$/;
 
 export type Answer = { status: number; body: { code: number; msg: string; data: unknown } };
 
-function requestHash(request: FastifyRequest): string {
+export function requestHash(request: FastifyRequest): string {
   const route = request.routeOptions.url ?? request.url;
   return createHash('sha256')
     .update(`${request.method} ${route} ${JSON.stringify(request.params)}\n${JSON.stringify(request.body ?? null)}`)
@@ -41,7 +42,7 @@ export function requireIdempotencyKeys(app: FastifyInstance): void {
   });
 }
 
-function refusal(request: FastifyRequest, error: AppError): Answer {
+export function refusal(request: FastifyRequest, error: AppError): Answer {
   const entry = ERRORS[error.errorName];
   const msg = translate(entry.message, messageLanguage(request.headers['x-lang']));
   return { status: entry.http, body: { code: entry.code, msg, data: null } };
@@ -65,7 +66,7 @@ export async function idempotent<T>(
   const hash = requestHash(request);
   const now = ctx.clock.now();
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
+    return await transact(ctx.db, async (trx) => {
       const claimed = await trx
         .insertInto('idempotency_keys')
         .values({ user_id: userId, key, request_hash: hash, created_at: now })
@@ -137,13 +138,21 @@ export async function idempotentClaimFirst<T>(
     .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
-  if (!claimed) return ctx.db.transaction().execute((trx) => replay(trx, userId, key, hash));
+  if (!claimed) return transact(ctx.db, (trx) => replay(trx, userId, key, hash));
   try {
     const answer: Answer = { status: 200, body: ok(await work()) as Answer['body'] };
-    await ctx.db.transaction().execute((trx) => store(trx, userId, key, answer));
+    await transact(ctx.db, (trx) => store(trx, userId, key, answer));
     return answer;
   } catch (error) {
     await ctx.db.deleteFrom('idempotency_keys').where('user_id', '=', userId).where('key', '=', key).execute();
     throw error;
   }
+}
+
+/**
+ * Sends an idempotent POST's answer: the stored first answer, or the one just made. The answer
+ * was checked against the route's schema when it was first made, so the reply takes it as it is.
+ */
+export function sendAnswer(reply: FastifyReply, answer: Answer): FastifyReply {
+  return reply.code(answer.status).send(answer.body);
 }

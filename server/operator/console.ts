@@ -3,11 +3,13 @@ import { formatUnits, parseRate } from '../../contract/money.ts';
 import type { ParamBody } from '../../contract/operator.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { earnParams } from '../earn/params.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { proofLedgerChecks } from '../proof/repository.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';
+import { checkTree } from '../team/tree.ts';
 
 /** Money enters the treasury or the pool from outside (the platform's own funds). */
 export async function fund(
@@ -58,18 +60,23 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
 
 /** The ledger's own check, and whether the treasury and the pool cover what comes next. */
 export async function ledgerReport(ctx: AppContext) {
-  const check = await checkLedger(ctx.db);
+  const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
+  // Tomorrow's interest at the rate in force tomorrow (a scheduled change may start then),
+  // divided exactly as settlement divides it.
+  const tomorrow = addDays(utcDay(ctx.clock.now()), 1);
+  const rate = parseRate((await earnParams(ctx.db, ctx.config.earn, tomorrow)).fixed30DailyRate);
   const [treasury, pool, fixed, days] = await Promise.all([
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'treasury' }),
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
-    sql<{ total: bigint }>`select coalesce(sum(trunc(principal::numeric * ${parseRate(ctx.config.earn.fixed30DailyRate).numerator}
-      / ${parseRate(ctx.config.earn.fixed30DailyRate).denominator})), 0)::bigint as total
+    sql<{ total: bigint }>`select coalesce(sum(div(principal::numeric * ${rate.numerator}, ${rate.denominator})), 0)::bigint as total
       from orders where product = 'fixed30' and status in ('confirming', 'in_progress')`.execute(ctx.db),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
   ]);
   const fixedNextDay = fixed.rows[0]?.total ?? 0n;
   return {
     ...check,
+    ok: check.ok && tree.ok,
+    tree,
     coverage: {
       treasury: formatUnits(treasury),
       pool: formatUnits(pool),

@@ -1,8 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { LATEST_MIGRATION } from '../db/migrate.ts';
+import { AppError } from '../http/errors.ts';
 
 /** One registry per app, so tests with several apps in a process do not mix figures. */
 export type Metrics = {
@@ -31,9 +35,29 @@ export function createMetrics(): Metrics {
   };
 }
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
+export function hasMetricsToken(headers: IncomingHttpHeaders, token: string): boolean {
+  const header = headers.authorization;
+  if (typeof header !== 'string') return false;
+  // Digests of both sides: equal lengths, so the comparison time tells nothing about the token.
+  return timingSafeEqual(digest(header), digest(`Bearer ${token}`));
+}
+
+/**
+ * /metrics, closed by default. With METRICS_PORT it is served only there, on 127.0.0.1 (see
+ * listenMetrics), and the main port answers 404; otherwise with METRICS_TOKEN the main port
+ * serves it to `Authorization: Bearer <METRICS_TOKEN>` (401 without); with neither, 404.
+ */
+function mainPortServesMetrics(ctx: AppContext): boolean {
+  return ctx.config.metricsPort === undefined && ctx.config.metricsToken !== undefined;
+}
+
 /**
  * /healthz (the process answers), /readyz (database reachable, migrations current) and
- * /metrics (Prometheus: requests and latency by route, settlement time, the ledger check).
+ * /metrics (Prometheus: requests and latency by route, settlement time, the ledger check;
+ * closed unless configured, see mainPortServesMetrics).
  */
 export function installObservability(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
   const requests = new Counter({
@@ -69,7 +93,47 @@ export function installObservability(app: FastifyInstance, ctx: AppContext, metr
       return reply.code(503).send({ status: 'database unreachable' });
     }
   });
-  app.get('/metrics', hidden, async (_request, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
-  );
+  if (!mainPortServesMetrics(ctx)) return;
+  const token = ctx.config.metricsToken as string;
+  app.get('/metrics', hidden, async (request, reply) => {
+    if (!hasMetricsToken(request.headers, token)) throw new AppError('UNAUTHORIZED');
+    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+/**
+ * METRICS_PORT: a listener on 127.0.0.1 that serves GET /metrics and nothing else (404), for a
+ * Prometheus on the same host. With METRICS_TOKEN set it asks for the bearer there too.
+ */
+export async function listenMetrics(
+  metrics: Metrics,
+  options: { port: number; token: string | undefined },
+): Promise<{ host: string; port: number; close: () => Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    const found = path === '/metrics' && (request.method === 'GET' || request.method === 'HEAD');
+    const allowed = found && (options.token === undefined || hasMetricsToken(request.headers, options.token));
+    if (!allowed) {
+      response.writeHead(found ? 401 : 404, { 'content-type': 'text/plain; charset=utf-8' }).end(found ? 'unauthorized\n' : 'not found\n');
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => response.writeHead(200, { 'content-type': metrics.registry.contentType }).end(request.method === 'HEAD' ? undefined : text),
+      () => response.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    host: address.address,
+    port: address.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }

@@ -96,4 +96,12 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
     expect(actions).toEqual(expect.arrayContaining(['clock_advance', 'settle', 'fund', 'set_param']));
     expect(items[0]).toMatchObject({ operatorId: '1', createdAt: expect.any(String) });
   });
+
+  it('prices tomorrow\'s fixed-term interest at the rate in force tomorrow (the 0.004 scheduled from 11-11)', async () => {
+    const coverage = async () => (await t.app.inject({ url: PATHS.operatorLedger, headers: bearer(operator) })).json().data.coverage;
+    t.ctx.clock.set(new Date('2026-11-09T08:00:00Z'));
+    expect(await coverage()).toMatchObject({ fixedNextDay: '3' }); // 1,000 AIC x 0.003 on 11-10
+    t.ctx.clock.set(new Date('2026-11-10T08:00:00Z'));
+    expect(await coverage()).toMatchObject({ fixedNextDay: '4' }); // 1,000 AIC x 0.004 on 11-11
+  });
 });

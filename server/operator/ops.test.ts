@@ -9,7 +9,9 @@ import { authorize, bearer, post, signIn } from '../test/signIn.ts';
 describe('operating the server', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp('pglite', { config: { rateLimitPostsPerMinute: 3, rateLimitSignInPerMinute: 1000 } });
+    t = await startTestApp('pglite', {
+      config: { rateLimitPostsPerMinute: 3, rateLimitSignInPerMinute: 1000, metricsToken: 'ops-metrics-token' },
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -24,7 +26,7 @@ describe('operating the server', () => {
 
   it('exports request figures by route for Prometheus', async () => {
     await t.app.inject({ url: PATHS.home });
-    const text = (await t.app.inject({ url: '/metrics' })).body;
+    const text = (await t.app.inject({ url: '/metrics', headers: { authorization: 'Bearer ops-metrics-token' } })).body;
     expect(text).toMatch(/aic_http_requests_total\{route="\/api\/home",method="GET",status="200"\} \d+/);
     expect(text).toContain('aic_http_request_duration_seconds_bucket');
     expect(text).toContain('aic_ledger_check_ok');
@@ -48,8 +50,8 @@ describe('operating the server', () => {
   it('refuses oversized bodies with a clear code', async () => {
     const { token } = await signIn(t.app, { name: 'Sam' });
     const res = await post(t.app, PATHS.bindInviter, token, { inviteCode: 'x'.repeat(100_000) });
-    expect(res.statusCode).toBe(400);
-    expect(res.json().code).toBe(ERRORS.BAD_REQUEST.code);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe(ERRORS.PAYLOAD_TOO_LARGE.code);
   });
 });
 

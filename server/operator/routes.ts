@@ -9,15 +9,18 @@ import {
   ParamsData,
   SettleBody,
   SettleData,
+  UnbindBody,
+  UnbindData,
 } from '../../contract/operator.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { amountFrom } from '../http/amount.ts';
-import { idempotent, idempotentClaimFirst } from '../http/idempotency.ts';
+import { idempotent, idempotentClaimFirst, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { settleDay, settleDue } from '../settlement/settle.ts';
+import { unbindFromCycle } from '../team/binding.ts';
 import { audit, auditLog } from './audit.ts';
 import { fund, ledgerReport, scheduleParam } from './console.ts';
 import { operatorIdOf } from './guard.ts';
@@ -42,7 +45,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         await audit(ctx.db, { operatorId: operator, action: 'settle', target: day ?? 'due', detail: { days: reports.map((r) => r.day) }, at: ctx.clock.now() });
         return { now: ctx.clock.now().toISOString(), reports };
       });
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -63,7 +66,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         await audit(ctx.db, { operatorId: operator, action: 'clock_advance', target: `${request.body.days} days`, at: ctx.clock.now() });
         return { now: ctx.clock.now().toISOString(), reports };
       });
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -78,7 +81,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         await audit(trx, { operatorId: operator, action: 'fund', target: `${request.body.account}:${request.body.asset}`, detail: { amount: request.body.amount }, at: ctx.clock.now() });
         return result;
       });
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -103,7 +106,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         await audit(trx, { operatorId: operator, action: 'set_param', target: body.name, detail: { value: body.value, effectiveDay: body.effectiveDay }, at: ctx.clock.now() });
         return { items: [{ name: body.name, value: body.value, effectiveDay: body.effectiveDay }] };
       });
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 
@@ -115,6 +118,30 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       const report = await ledgerReport(ctx);
       request.server.metrics.ledgerOk.set(report.ok ? 1 : 0);
       return ok(report);
+    },
+  );
+
+  app.post(
+    PATHS.operatorUnbind,
+    {
+      schema: {
+        tags,
+        summary: 'Unbind a holder who is on a referral cycle the tree check found (audited)',
+        ...secured,
+        body: UnbindBody,
+        response: answers(UnbindData),
+      },
+    },
+    async (request, reply) => {
+      const operator = operatorIdOf(ctx, request);
+      const userId = BigInt(request.body.userId);
+      const answer = await idempotent(ctx, request, operator, async (trx) => {
+        const { formerInviter, cycle, pathsRewritten } = await unbindFromCycle(trx, userId);
+        const detail = { formerInviter: String(formerInviter), cycle: cycle.map(String), pathsRewritten };
+        await audit(trx, { operatorId: operator, action: 'unbind', target: `user:${userId}`, detail, at: ctx.clock.now() });
+        return { userId: String(userId), ...detail };
+      });
+      return sendAnswer(reply, answer);
     },
   );
 

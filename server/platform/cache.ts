@@ -18,3 +18,19 @@ export function shortLived<K, T>(ttlMs: number, compute: (key: K) => Promise<T>)
     return value;
   };
 }
+
+/**
+ * One `T` per owner (an app's context or database), made on first use and dropped with the
+ * owner: per-app caches, copies and batchers that several apps in one process (tests) keep apart.
+ */
+export function perOwner<O extends object, T>(make: (owner: O) => T): (owner: O) => T {
+  const made = new WeakMap<O, T>();
+  return (owner) => {
+    let value = made.get(owner);
+    if (value === undefined) {
+      value = make(owner);
+      made.set(owner, value);
+    }
+    return value;
+  };
+}

@@ -1,13 +1,24 @@
 import { parseRate } from '../../contract/money.ts';
 import type { AppContext } from '../context.ts';
+import { perOwner, shortLived } from './cache.ts';
 import { utcDay } from './clock.ts';
 import { PARAM, paramHistory } from './params.ts';
 
-/** The AIC price in force today, and its change from the previous price in percent. */
-export async function currentPrice(ctx: AppContext): Promise<{ price: string; rate: string }> {
-  const [current, previous] = await paramHistory(ctx.db, PARAM.aicPriceUsd, utcDay(ctx.clock.now()));
-  const price = current?.value ?? ctx.config.aicPriceUsd;
-  return { price, rate: previous ? percentChange(previous.value, price) : '0.00' };
+type Price = { price: string; rate: string };
+const priceOf = perOwner((ctx: AppContext) =>
+  shortLived(ctx.config.paramsCacheMs, async (day: string): Promise<Price> => {
+    const [current, previous] = await paramHistory(ctx.db, PARAM.aicPriceUsd, day);
+    const price = current?.value ?? ctx.config.aicPriceUsd;
+    return { price, rate: previous ? percentChange(previous.value, price) : '0.00' };
+  }),
+);
+
+/**
+ * The AIC price in force today, and its change from the previous price in percent. Read through
+ * a per-process copy at most PARAMS_CACHE_MS old: every wallet screen shows it.
+ */
+export function currentPrice(ctx: AppContext): Promise<Price> {
+  return priceOf(ctx)(utcDay(ctx.clock.now()));
 }
 
 /** USDT units valued in AIC units at a USD price for one AIC, truncated at 1e-8. */

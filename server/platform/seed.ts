@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { UNIT } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { transact } from '../db/transact.ts';
 
 /**
  * Demo data for a fresh embedded install: the pools and treasury funded from the outside
@@ -9,7 +10,7 @@ import { postEntry, SYSTEM } from '../ledger/ledger.ts';
  * per database, even when several processes start together.
  */
 export async function seedDemoData(db: Db): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(7201001)`.execute(trx);
     const done = await trx
       .selectFrom('journal_entries')

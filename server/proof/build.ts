@@ -13,6 +13,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
+import { transact } from '../db/transact.ts';
 
 type Trx = Transaction<Database>;
 
@@ -197,7 +198,7 @@ export async function buildProofs(ctx: AppContext, day: string): Promise<ProofBu
   for (let attempt = 0; ; attempt++) {
     await ensureNonces(ctx.db);
     try {
-      return await ctx.db.transaction().execute(async (trx) => {
+      return await transact(ctx.db, async (trx) => {
         await sql`select pg_advisory_xact_lock(7201009, ${dayNumber(day)})`.execute(trx);
         const built = await trx.selectFrom('proof_roots').select('asset').where('day', '=', day).executeTakeFirst();
         if (built) return null;

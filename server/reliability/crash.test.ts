@@ -55,6 +55,8 @@ describe('kill -9 during load on PostgreSQL', () => {
       OPERATOR_USER_IDS: '1',
       RATE_LIMIT_POSTS_PER_MINUTE: '1000000',
       RATE_LIMIT_SIGNIN_PER_MINUTE: '1000000',
+      RATE_LIMIT_GETS_PER_MINUTE: '1000000',
+      RATE_LIMIT_HEAVY_READS_PER_MINUTE: '1000000',
       WEB_DIR: '/nonexistent',
     };
     server = await startServer(env);

@@ -28,9 +28,10 @@ export const MOVE_PATH: Record<TransferType, string> = {
   withdraw: PATHS.withdraw,
 };
 
-/** The only refusals a well-formed request may get: what the books or the calendar decide. */
+/** The only refusals a well-formed request may get: what the books, the calendar or a minimum decide. */
 export const REFUSALS: Record<Op['kind'], number[]> = {
-  move: [ERRORS.WALLET_BALANCE.code],
+  // Random amounts may fall below WITHDRAW_MINIMUM on the way out.
+  move: [ERRORS.WALLET_BALANCE.code, ERRORS.BELOW_TRANSFER_MINIMUM.code],
   buy: [ERRORS.BALANCE.code, ERRORS.DAILY_QUOTA.code, ERRORS.QUOTA.code],
   redeem: [ERRORS.REDEEM_NONE.code, ERRORS.NOT_MATURE.code],
   switch: [ERRORS.REDEEM_NONE.code],

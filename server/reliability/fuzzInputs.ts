@@ -6,7 +6,8 @@ import { newKey } from '../test/signIn.ts';
  * Bad requests for any route, generated from its OpenAPI description (the route schemas), so a
  * new route is fuzzed as soon as it exists. Each request makes at least one declared input
  * surely invalid (by the rules the server validates with: Ajv with `coerceTypes: 'array'`, so
- * `"5"` is a fine integer and `[x]` a fine scalar) and fills the rest with valid values, noise
+ * `"5"` is a fine integer and `[x]` a fine scalar; JSON bodies are no longer coerced, so for them
+ * this is a lower bound of what is refused) and fills the rest with valid values, noise
  * (unicode, null bytes, injection strings) or nothing; extra fields, broken bodies and odd
  * headers come on top.
  */

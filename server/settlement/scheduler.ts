@@ -4,6 +4,7 @@ import { checkLedger } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
 import type { Metrics } from '../operator/observability.ts';
+import { checkTree } from '../team/tree.ts';
 import { settleDue } from './settle.ts';
 
 /**
@@ -27,9 +28,10 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
       for (const report of reports) log.info({ settlement: report }, 'day settled');
       // The ledger check reads every posting: run it at start and after each settled day.
       if (!checked || reports.length > 0) {
-        const check = await checkLedger(ctx.db);
-        metrics.ledgerOk.set(check.ok ? 1 : 0);
+        const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
+        metrics.ledgerOk.set(check.ok && tree.ok ? 1 : 0);
         if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
+        if (!tree.ok) log.error({ tree }, 'TREE CHECK FAILED: stale paths, a referral cycle or self-paid rebates');
         checked = true;
       }
       // Housekeeping once a day per process; deleting what has expired twice is harmless.

@@ -9,6 +9,7 @@ import { buildProofs } from '../proof/build.ts';
 import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from './moveWithinUsers.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
+import { transact } from '../db/transact.ts';
 
 type Trx = Transaction<Database>;
 
@@ -36,7 +37,7 @@ export type DayReport = {
 };
 
 async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return transact(ctx.db, async (trx) => {
     await lockDay(trx, day);
     // Set-based steps hash and group every active order: memory rather than disk spills, and
     // no JIT (PostgreSQL compiled these one-off statements for longer than they ran: 9.6 s

@@ -133,6 +133,7 @@ function checkRebate(line: Line, config: Config, statics: Map<string, bigint>, p
   const rate = config.team.rebateRates[generation - 1]?.trim();
   if (line.inputs.rate !== undefined && line.inputs.rate !== rate) problem(`${where(line)}: rate ${line.inputs.rate}, configured ${rate}`);
   if (!(generation >= 1 && generation <= Number(line.inputs.level))) problem(`${where(line)}: generation ${generation} beyond level ${line.inputs.level}`);
+  if (String(line.inputs.earner) === String(line.user_id)) problem(`${where(line)}: pays its own earner (a referral cycle)`);
   const source = statics.get(`${line.inputs.earner}|${line.order_id}`);
   if (source === undefined || source.toString() !== line.inputs.source) {
     problem(`${where(line)}: source ${line.inputs.source}, the earner's static line is ${source ?? 'missing'}`);

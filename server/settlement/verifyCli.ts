@@ -8,6 +8,7 @@
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { checkTree } from '../team/tree.ts';
 import { settledDays, verifyDay } from './verify.ts';
 
 const [from, to = from] = process.argv.slice(2);
@@ -27,6 +28,16 @@ try {
     for (const problem of report.problems) console.log(`  ${problem}`);
     if (report.problemCount) failed++;
   }
+  // The tree the rebates walk: a stale path or a cycle pays rebates that should not exist.
+  const tree = await checkTree(handle.db);
+  const cycles = tree.cycles.map((c) => c.join(' > ')).join('; ');
+  console.log(
+    tree.ok
+      ? 'referral tree  ok'
+      : `referral tree  PROBLEMS  ${tree.stalePaths} stale paths (${tree.staleSample.join(', ')}), ` +
+          `${tree.cycles.length} cycles${cycles ? ` (${cycles})` : ''}, ${tree.selfRebateLines} self-paid rebate lines`,
+  );
+  if (!tree.ok) failed++;
 } finally {
   await handle.close();
 }

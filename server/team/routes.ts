@@ -13,7 +13,7 @@ import {
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
@@ -87,7 +87,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         },
         new AppError('CLAIM_NONE'),
       );
-      return reply.code(answer.status).send(answer.body as never);
+      return sendAnswer(reply, answer);
     },
   );
 };

@@ -87,6 +87,9 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
         select s.earner, s.order_id, s.amount, a.ancestor, a.pos,
           coalesce(s.path[a.pos + 1], s.earner) as branch
         from source s cross join unnest(s.path) with ordinality as a(ancestor, pos)
+        -- A path can only hold its own holder through a referral cycle (the tree check reports
+        -- it): never pay anyone on their own earnings.
+        where a.ancestor <> s.earner
       ),
       effective as (
         select x.*, ts.level,

@@ -40,8 +40,12 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0,
     rateLimitSignInPerMinute: 100_000,
     rateLimitPostsPerMinute: 100_000,
+    rateLimitGetsPerMinute: 100_000,
+    rateLimitHeavyReadsPerMinute: 100_000,
     // Tests read the dashboard right after changing what it shows.
     dashboardCacheMs: 0,
+    paramsCacheMs: 0,
+    sessionCacheMs: 0,
     ...options.config,
   };
   const ctx: AppContext = {

@@ -3,6 +3,8 @@ import type { TransferRecord, TransferRecordsQuery, TransferStatus, TransferType
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
+import { gathered } from '../platform/batch.ts';
+import { perOwner } from '../platform/cache.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -97,32 +99,56 @@ export async function listTransfers(
   return { items: page.map(toRecord), nextCursor: more ? String(page.at(-1)?.id) : null };
 }
 
-export async function reviewQueue(db: Db, limit = 100) {
-  const rows = await db
-    .selectFrom('transfers')
-    .select(COLUMNS)
-    .where('status', '=', 'under_review')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ ...toRecord(row), userId: String(row.user_id) }));
+/** Requests under review, oldest first, one page after the cursor (`after`), optionally one holder's. */
+export async function reviewQueue(
+  db: Db,
+  query: { after?: bigint; limit?: number; userId?: bigint } = {},
+): Promise<{ items: (TransferRecord & { userId: string })[]; nextCursor: string | null }> {
+  const limit = query.limit ?? 100;
+  let q = db.selectFrom('transfers').select(COLUMNS).where('status', '=', 'under_review');
+  if (query.userId !== undefined) q = q.where('user_id', '=', query.userId);
+  if (query.after !== undefined) q = q.where('id', '>', query.after);
+  const rows = await q.orderBy('id').limit(limit + 1).execute();
+  const page = rows.slice(0, limit);
+  const more = rows.length > limit;
+  return {
+    items: page.map((row) => ({ ...toRecord(row), userId: String(row.user_id) })),
+    nextCursor: more ? String(page.at(-1)?.id) : null,
+  };
 }
 
 export type WalletBalances = Record<Asset, { available: bigint; pending: bigint; exchange: bigint }>;
 
 /** The user's wallet, pending and exchange balances per asset, in one read. */
 export async function walletBalances(db: Executor, userId: bigint): Promise<WalletBalances> {
+  return (await walletBalancesOf(db, [userId])).get(userId) ?? emptyBalances();
+}
+
+const emptyBalances = (): WalletBalances => {
+  const empty = () => ({ available: 0n, pending: 0n, exchange: 0n });
+  return { AIC: empty(), USDT: empty() };
+};
+
+/** The wallet, pending and exchange balances of several users per asset, in one read. */
+export async function walletBalancesOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, WalletBalances>> {
   const rows = await db
     .selectFrom('accounts')
-    .select(['asset', 'kind', 'balance'])
-    .where('user_id', '=', userId)
+    .select(['user_id', 'asset', 'kind', 'balance'])
+    .where('user_id', 'in', userIds)
     .where('kind', 'in', ['wallet', 'withdrawals_pending', 'exchange_wallet'])
     .execute();
-  const empty = () => ({ available: 0n, pending: 0n, exchange: 0n });
-  const balances: WalletBalances = { AIC: empty(), USDT: empty() };
+  const found = new Map<bigint, WalletBalances>(userIds.map((id) => [id, emptyBalances()]));
   for (const row of rows) {
     const field = row.kind === 'wallet' ? 'available' : row.kind === 'withdrawals_pending' ? 'pending' : 'exchange';
-    balances[row.asset][field] = row.balance;
+    const balances = found.get(row.user_id);
+    if (balances) balances[row.asset][field] = row.balance;
   }
-  return balances;
+  return found;
+}
+
+const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => walletBalancesOf(db, ids), emptyBalances));
+
+/** A holder's balances, read together with the other holders' asked for in the same moment. */
+export function walletBalancesGathered(db: Db, userId: bigint): Promise<WalletBalances> {
+  return gatheredOf(db)(userId);
 }

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PATHS } from '../../contract/paths.ts';
-import { ReviewBody, ReviewParams, ReviewQueueData, TransferRecord } from '../../contract/wallet.ts';
+import { ReviewBody, ReviewParams, ReviewQueueData, ReviewQueueQuery, TransferRecord } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { AppError } from '../http/errors.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
@@ -12,6 +13,15 @@ import { reviewTransfer } from './service.ts';
 
 const secured = { security: [{ bearer: [] }] };
 
+const MAX_ID = 2n ** 63n - 1n;
+
+/** An id from the query (digits by its schema) that a bigint column can hold; otherwise 400. */
+function idOf(text: string): bigint {
+  const id = BigInt(text);
+  if (id > MAX_ID) throw new AppError('PARAM', 'id out of range');
+  return id;
+}
+
 /** Operators review withdrawals and transfers out: approve, or reject with funds back. */
 export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: ExchangeAdapter }> = async (
   app,
@@ -19,10 +29,25 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
 ) => {
   app.get(
     PATHS.operatorReviews,
-    { schema: { tags: ['operator'], summary: 'Withdrawals and transfers out under review', ...secured, response: answers(ReviewQueueData) } },
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Withdrawals and transfers out under review, oldest first, by cursor',
+        ...secured,
+        querystring: ReviewQueueQuery,
+        response: answers(ReviewQueueData),
+      },
+    },
     async (request) => {
       operatorIdOf(ctx, request);
-      return ok({ items: await reviewQueue(ctx.db) });
+      const { after, limit, userId } = request.query;
+      return ok(
+        await reviewQueue(ctx.db, {
+          limit,
+          ...(after === undefined ? {} : { after: idOf(after) }),
+          ...(userId === undefined ? {} : { userId: idOf(userId) }),
+        }),
+      );
     },
   );
 
@@ -53,7 +78,7 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           });
           return record;
         });
-        return reply.code(answer.status).send(answer.body as never);
+        return sendAnswer(reply, answer);
       },
     );
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { formatUnits } from '../../contract/money.ts';
+import { formatUnits, parseAmount, type Units } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import {
   ASSETS,
@@ -11,20 +11,28 @@ import {
   TransferRecordsData,
   TransferRecordsQuery,
   type TransferType,
+  INBOUND,
 } from '../../contract/wallet.ts';
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent } from '../http/idempotency.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
 import type { ExchangeAdapter } from './exchange.ts';
-import { listTransfers, walletBalances } from './repository.ts';
+import { listTransfers, walletBalances, walletBalancesGathered } from './repository.ts';
 import { moveFunds } from './service.ts';
 
-const MINIMUM = 1n; // 1e-8: any amount above zero (PRODUCT.md, Asset wallet)
+const MINIMUM = 1n; // recharge and transfer in: 1e-8, any amount above zero (PRODUCT.md, Asset wallet)
 const FEE = 0n;
+
+/** The least withdrawal or transfer out (WITHDRAW_MINIMUM, whole units of the asset), exactly. */
+export function withdrawMinimumOf(ctx: AppContext): Units {
+  const parsed = parseAmount(ctx.config.withdrawMinimum);
+  if (!parsed.ok) throw new Error('WITHDRAW_MINIMUM is not a decimal amount');
+  return parsed.value;
+}
 
 const MOVES: { path: string; type: TransferType; summary: string }[] = [
   { path: PATHS.recharge, type: 'recharge', summary: 'Recharge the wallet from the exchange' },
@@ -44,7 +52,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     { schema: { tags: ['wallet'], summary: 'Wallet balances and total assets', ...secured, response: answers(AssetData) } },
     async (request) => {
       const userId = userIdOf(request);
-      const [balances, price] = await Promise.all([walletBalances(ctx.db, userId), currentPrice(ctx)]);
+      const [balances, price] = await Promise.all([walletBalancesGathered(ctx.db, userId), currentPrice(ctx)]);
       const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
       return ok({
         totalAic: formatUnits(held('AIC') + usdtInAic(held('USDT'), price.price)),
@@ -64,6 +72,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     { schema: { tags: ['wallet'], summary: 'What the transfer forms need', ...secured, response: answers(TransferPageData) } },
     async (request) => {
       const balances = await walletBalances(ctx.db, userIdOf(request));
+      const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
       return ok({
         assets: ASSETS.map((asset) => ({
           asset,
@@ -71,6 +80,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           exchange: formatUnits(balances[asset].exchange),
           minimum: formatUnits(MINIMUM),
           fee: formatUnits(FEE),
+          withdrawMinimum,
         })),
         types: [...TRANSFER_TYPES],
       });
@@ -93,14 +103,19 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       async (request, reply) => {
         const userId = userIdOf(request);
         const amount = amountFrom(request.body.amount);
+        const outbound = !INBOUND.includes(move.type);
         const answer = await idempotent(
           ctx,
           request,
           userId,
-          (trx) => moveFunds(trx, exchange, { userId, type: move.type, asset: request.body.asset, amount, now: ctx.clock.now() }),
+          async (trx) => {
+            // Refused inside the key's transaction, so a repeat gets the same refusal.
+            if (outbound && amount < withdrawMinimumOf(ctx)) throw new AppError('BELOW_TRANSFER_MINIMUM');
+            return moveFunds(trx, exchange, { userId, type: move.type, asset: request.body.asset, amount, now: ctx.clock.now() });
+          },
           new AppError('WALLET_BALANCE'),
         );
-        return reply.code(answer.status).send(answer.body as never);
+        return sendAnswer(reply, answer);
       },
     );
   }

@@ -36,7 +36,10 @@ export async function moveFunds(trx: Transaction<Database>, exchange: ExchangeAd
 
 export type Review = { id: bigint; approve: boolean; reason: string | null; reviewer: bigint; now: Date };
 
-/** Approve (funds go to the exchange) or reject (funds back to the wallet) a pending move. */
+/**
+ * Approve (funds go to the exchange) or reject (funds back to the wallet) a pending move.
+ * Maker-checker: an operator never reviews their own request (OWN_REQUEST); another must.
+ */
 export async function reviewTransfer(
   trx: Transaction<Database>,
   exchange: ExchangeAdapter,
@@ -46,6 +49,7 @@ export async function reviewTransfer(
   if (!row) {
     throw new AppError((await transferExists(trx, review.id)) ? 'ALREADY_REVIEWED' : 'NOT_FOUND');
   }
+  if (row.user_id === review.reviewer) throw new AppError('OWN_REQUEST');
   const pending = { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending' as const };
   const target = review.approve
     ? exchange.counterpart(row.user_id, row.asset)

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import middie from '@fastify/middie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { Type } from 'typebox';
@@ -64,11 +63,29 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
   });
   provider.proxy = true;
 
-  await app.register(middie);
-  const callback = provider.callback();
-  app.use(PROVIDER_PREFIX, (req: IncomingMessage, res: ServerResponse) => callback(req, res));
+  mountUnder(app, PROVIDER_PREFIX, provider.callback());
   registerSignInRoutes(app, ctx, provider);
   return provider;
+}
+
+/**
+ * Hands every request under `prefix` to a Node handler (the provider, a Koa app) before Fastify
+ * reads its body, with the prefix taken off the URL as a mount does; `originalUrl` keeps the
+ * whole. Fastify lets go of the reply. Every other request pays one string comparison (middie,
+ * used here before, ran its middleware engine for every request of the server).
+ */
+function mountUnder(app: FastifyInstance, prefix: string, handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  app.addHook('onRequest', (request, reply, done) => {
+    const url = request.raw.url ?? '/';
+    const path = url.split('?', 1)[0] ?? '';
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) return done();
+    reply.hijack();
+    const raw = request.raw as IncomingMessage & { originalUrl?: string };
+    raw.originalUrl = url;
+    const rest = url.slice(prefix.length);
+    raw.url = rest.startsWith('/') ? rest : `/${rest}`;
+    handler(raw, reply.raw);
+  });
 }
 
 function pageLanguage(uiLocales: unknown) {

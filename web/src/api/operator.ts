@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
 import type {
   AuditData,
@@ -10,6 +10,8 @@ import type {
   ParamsData,
   SettleBody,
   SettleData,
+  UnbindBody,
+  UnbindData,
 } from '../../../contract/operator.ts';
 import { PATHS } from '../../../contract/paths.ts';
 import type { ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
@@ -34,8 +36,17 @@ export const operatorKeys = {
   audit: ['operator', 'audit'] as const,
 };
 
-export const useReviews = () =>
-  useQuery({ queryKey: operatorKeys.reviews, queryFn: () => apiGet<ReviewQueueData>(PATHS.operatorReviews) });
+export const REVIEWS_PAGE_SIZE = 20;
+
+/** The review queue, oldest first, a page at a time (cursor `after`), optionally one holder's. */
+export const useReviews = (userId?: string) =>
+  useInfiniteQuery({
+    queryKey: [...operatorKeys.reviews, { userId: userId ?? null }],
+    queryFn: ({ pageParam, signal }) =>
+      apiGet<ReviewQueueData>(PATHS.operatorReviews, { after: pageParam, limit: REVIEWS_PAGE_SIZE, userId }, { signal }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 
 export const useLedgerCheck = () =>
   useQuery({ queryKey: operatorKeys.ledger, queryFn: () => apiGet<LedgerCheckData>(PATHS.operatorLedger) });
@@ -90,4 +101,12 @@ export const useAdvanceClock = () =>
     run: (body, idempotencyKey) => apiPost(PATHS.operatorClockAdvance, body, { idempotencyKey, timeoutMs: SETTLE_TIMEOUT_MS }),
     fingerprint: (body) => `advance|${body.days}`,
     invalidate: AFTER_SETTLEMENT,
+  });
+
+/** Unbind a holder who is on a referral cycle the tree check found (audited on the server). */
+export const useUnbind = () =>
+  useIdempotentAction<UnbindBody, UnbindData>({
+    run: (body, idempotencyKey) => apiPost(PATHS.operatorUnbind, body, { idempotencyKey }),
+    fingerprint: (body) => `unbind|${body.userId}`,
+    invalidate: AFTER_ACTION,
   });

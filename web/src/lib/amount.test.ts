@@ -35,6 +35,16 @@ describe('wallet amount rules', () => {
     expect(message('1', '500', '1')).toBe('1');
   });
 
+  it('refuses a withdrawal below its minimum with the server’s message, exactly at 1e-8', () => {
+    expect(checkAmount('0.99999999', '500', '1', 'err.belowTransferMinimum')).toEqual({
+      ok: false,
+      message: 'err.belowTransferMinimum',
+      values: { amount: '1' },
+    });
+    expect(checkAmount('1', '500', '1', 'err.belowTransferMinimum')).toMatchObject({ ok: true, amount: '1' });
+    expect(checkAmount('2.5', '500', '2.50000001', 'err.belowTransferMinimum')).toMatchObject({ ok: false });
+  });
+
   it('sends the canonical decimal and fills Max with the whole balance', () => {
     expect(message('012.50')).toBe('12.5');
     expect(maxAmount('19500.00000000')).toBe('19500');

@@ -24,13 +24,19 @@ export function unitsOf(value: string | undefined): Units | null {
  * required, a plain decimal above zero, at most 8 decimals, at least the minimum, and not
  * above the balance the money leaves from. Exact bigint units, never floats.
  */
-export function checkAmount(input: string, balance: string | undefined, minimum?: string): AmountCheck {
+export function checkAmount(
+  input: string,
+  balance: string | undefined,
+  minimum?: string,
+  /** The message below the minimum (withdrawals and transfers out: the server's err.belowTransferMinimum). */
+  belowMessage = 'wallet.belowMinimum',
+): AmountCheck {
   const parsed = parseAmount(input);
   if (!parsed.ok) return { ok: false, message: PARSE_MESSAGES[parsed.reason] };
   if (parsed.value <= 0n) return { ok: false, message: 'err.amountInvalid' };
   const least = unitsOf(minimum);
   if (least !== null && parsed.value < least) {
-    return { ok: false, message: 'wallet.belowMinimum', values: { amount: formatUnits(least) } };
+    return { ok: false, message: belowMessage, values: { amount: formatUnits(least) } };
   }
   const available = unitsOf(balance) ?? 0n;
   if (parsed.value > available) return { ok: false, message: 'err.insufficientBalance' };

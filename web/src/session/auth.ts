@@ -2,13 +2,18 @@ import type { LoginData } from '../../../contract/auth.ts';
 import { PATHS } from '../../../contract/paths.ts';
 import { apiGet, apiPost } from '../api/client.ts';
 import { currentLanguage } from '../i18n/index.ts';
+import { rememberPendingState } from '../lib/firstLoad.ts';
 import { session, storage } from '../lib/storage.ts';
 import { sessionStore } from './store.ts';
 
 /** The web app's home address, as the exchange should send the window back to it. */
 export const homeUrl = () => `${location.origin}${location.pathname}`;
 
-/** Spec section 4: ask for the authorisation address and navigate the window to it. */
+/**
+ * Spec section 4: ask for the authorisation address and navigate the window to it. Its state is
+ * remembered first (spec key state): only a code that comes back with it is exchanged, which
+ * binds the sign-in to this browser (see applyFirstLoad).
+ */
 export async function startAuthorisation(): Promise<void> {
   const redirectRefer = storage.get('redirectRefer') ?? undefined;
   const address = await apiGet<string>(PATHS.authorPage, {
@@ -17,10 +22,15 @@ export async function startAuthorisation(): Promise<void> {
     redirectRefer,
     prompt: session.takeFreshLogin() ? 'login' : undefined,
   });
+  // An address without a state could never be accepted on the way back: stay, do not loop.
+  if (!rememberPendingState(address, storage)) throw new Error('authorisation address without state');
   location.assign(address);
 }
 
-/** Exchange the stored code and state for a session; a failure is silent (spec section 4). */
+/**
+ * Exchange the stored code and state for a session; a failure is silent (spec section 4). A code
+ * is stored only with the state this browser started (applyFirstLoad).
+ */
 export async function loginWithStoredCode(): Promise<{ redirectRefer: string | null } | null> {
   const code = storage.get('code');
   const state = storage.get('state');

@@ -10,8 +10,10 @@ export const POST_LOGIN_DELAY_MS = 200;
 export type StartupPhase = 'ready' | 'signing-in' | 'redirecting' | 'signed-out';
 
 /**
- * Start-up on the home screen (spec section 4): a stored token loads the dashboard; with
- * neither code nor state, go and authorise; otherwise exchange them for a login.
+ * Start-up on the home screen (spec section 4): a stored token loads the dashboard; with no
+ * code to exchange, go and authorise; otherwise exchange code and state for a login. A state
+ * stored alone is a sign-in this browser started but did not finish (or a code that came back
+ * with another state and was dropped): authorise again, which replaces it.
  */
 export function useStartup(): StartupPhase {
   const navigate = useNavigate();
@@ -21,7 +23,7 @@ export function useStartup(): StartupPhase {
   useEffect(() => {
     if (started.current || storage.get('token') || sessionStore.isLoggingOut()) return;
     started.current = true;
-    if (!storage.get('code') && !storage.get('state')) {
+    if (!storage.get('code') || !storage.get('state')) {
       setPhase('redirecting');
       startAuthorisation().catch(() => setPhase('signed-out'));
       return;

@@ -6,14 +6,25 @@ import { useLedgerCheck } from '../../api/operator.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { QueryCard } from './QueryCard.tsx';
 import { ShortfallText, StatusTag } from './StatusTag.tsx';
+import { TreeCheck } from './TreeCheck.tsx';
 
-/** Green when every asset sums to zero and no user balance is negative; red otherwise. */
+/** The books can balance while the referral tree does not: say which failed. */
+function hintKey(data: LedgerCheckData): string {
+  if (data.ok) return 'operator.ledger.okHint';
+  const booksBalance =
+    Object.values(data.assetSums).every((sum) => /^0(\.0+)?$/.test(sum)) &&
+    data.negativeUserAccounts === 0 &&
+    data.accountsNotMatchingPostings === 0;
+  return booksBalance && !data.tree.ok ? 'operator.ledger.treeFailedHint' : 'operator.ledger.failedHint';
+}
+
+/** Green when every asset sums to zero, no user balance is negative and the referral tree is sound; red otherwise. */
 function Verdict({ data }: { data: LedgerCheckData }) {
   const { t } = useTranslation();
   return (
     <div className={data.ok ? 'op-verdict op-verdict--ok' : 'op-verdict op-verdict--failed'} data-testid="ledger-verdict">
       <p className="op-verdict__title">{t(data.ok ? 'operator.ledger.ok' : 'operator.ledger.failed')}</p>
-      <p className="op-verdict__hint">{t(data.ok ? 'operator.ledger.okHint' : 'operator.ledger.failedHint')}</p>
+      <p className="op-verdict__hint">{t(hintKey(data))}</p>
     </div>
   );
 }
@@ -82,6 +93,7 @@ export function LedgerCheck() {
             <Figure label={t('operator.ledger.negative')} value={String(data.negativeUserAccounts)} />
             <Figure label={t('operator.ledger.mismatched')} value={String(data.accountsNotMatchingPostings)} />
           </dl>
+          <TreeCheck tree={data.tree} />
           <Coverage coverage={data.coverage} />
           <RecentDays days={data.days} />
         </>

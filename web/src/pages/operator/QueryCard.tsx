@@ -12,7 +12,8 @@ export function QueryCard<T>({
   children,
 }: {
   title: string;
-  query: UseQueryResult<T>;
+  /** A query, or a paged (infinite) one: only its data, pending state and refetch are read. */
+  query: Pick<UseQueryResult<T>, 'data' | 'isPending'> & { refetch: () => unknown };
   className?: string;
   action?: ReactNode;
   children: (data: T) => ReactNode;

@@ -9,8 +9,12 @@ import { typeLabelKey } from '../wallet/moves.ts';
 import { confirmAction } from '../../lib/confirm.ts';
 import { RejectDialog } from './RejectDialog.tsx';
 
-/** One withdrawal or transfer out under review: who, what, when; Approve or Reject. */
-export function ReviewItem({ item }: { item: Item }) {
+/**
+ * One withdrawal or transfer out under review: who, what, when; Approve or Reject. The
+ * operator's own request is marked and its buttons are off: another operator must review it
+ * (the server refuses it too, with 128).
+ */
+export function ReviewItem({ item, own = false }: { item: Item; own?: boolean }) {
   const { t } = useTranslation();
   const { send, sending } = useReview(item.id);
   const [rejecting, setRejecting] = useState(false);
@@ -37,7 +41,7 @@ export function ReviewItem({ item }: { item: Item }) {
   };
 
   return (
-    <li className="op-review" aria-label={summary}>
+    <li className={own ? 'op-review op-review--own' : 'op-review'} aria-label={summary}>
       <div className="record__row">
         <span className="record__type">{type}</span>
         <span className="record__amount">
@@ -50,11 +54,12 @@ export function ReviewItem({ item }: { item: Item }) {
           {formatDateTime(item.createdAt)}
         </time>
       </div>
+      {own && <p className="op-review__own">{t('operator.reviews.own')}</p>}
       <div className="op-review__actions">
-        <Button fill="outline" color="danger" disabled={sending} onClick={() => setRejecting(true)}>
+        <Button fill="outline" color="danger" disabled={sending || own} onClick={() => setRejecting(true)}>
           {t('operator.reviews.reject')}
         </Button>
-        <Button color="success" loading={sending} disabled={sending} onClick={() => void approve()}>
+        <Button color="success" loading={sending} disabled={sending || own} onClick={() => void approve()}>
           {t('operator.reviews.approve')}
         </Button>
       </div>

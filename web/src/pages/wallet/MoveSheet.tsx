@@ -32,6 +32,8 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const title = t(typeLabelKey(type));
   const balance = sourceBalance(type, balanceOf(wallet.data, asset));
   const fee = rules && (unitsOf(rules.fee) ?? 0n) > 0n ? rules.fee : null;
+  // Money leaving for the exchange has its own minimum (WITHDRAW_MINIMUM); the server refuses less with 129.
+  const minimum = inbound ? rules?.minimum : (rules?.withdrawMinimum ?? rules?.minimum);
 
   const close = () => {
     if (!busy.current) setVisible(false);
@@ -44,7 +46,7 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
 
   const submit = async () => {
     if (busy.current) return;
-    const check = checkAmount(input, balance, rules?.minimum);
+    const check = checkAmount(input, balance, minimum, inbound ? undefined : 'err.belowTransferMinimum');
     if (!check.ok) {
       setError(t(check.message, { asset, ...check.values }));
       return;
@@ -99,6 +101,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
         <p className="field__note">
           {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
         </p>
+        {!inbound && rules?.withdrawMinimum && (
+          <p className="field__note">{t('wallet.belowMinimum', { amount: rules.withdrawMinimum, asset })}</p>
+        )}
         {fee && <p className="field__note">{t('wallet.fee', { amount: fee, asset })}</p>}
         <div className="sheet__buttons">
           <Button block size="large" fill="outline" disabled={sending} onClick={close}>

@@ -1,0 +1,147 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATHS } from '../contract/paths.ts';
+import { callApi } from './support/api.ts';
+import { signInOverHttp } from './support/httpSignIn.ts';
+import { freePort, type RunningServer, startServer } from './support/server.ts';
+
+const PG = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path));
+// CI installs PgBouncer (.ci/run); elsewhere the test says so and skips rather than failing.
+const run = PGBOUNCER || process.env.CI ? describe : describe.skip;
+
+/** PgBouncer in transaction pooling mode in front of the test server, on a free port. */
+async function startPgBouncer(database: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const user = decodeURIComponent(PG.username) || 'postgres';
+  writeFileSync(join(dir, 'users.txt'), `"${user}" ""\n`);
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `${database} = host=${PG.hostname} port=${PG.port || 5432} dbname=${database}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'users.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 200',
+      'default_pool_size = 10',
+      'ignore_startup_parameters = extra_float_digits',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+    ].join('\n'),
+  );
+  // PgBouncer will not run as root; as root, it is told to become postgres.
+  const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
+  const child: ChildProcess = spawn(PGBOUNCER ?? 'pgbouncer', [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
+  const url = `postgres://${user}@127.0.0.1:${port}/${database}`;
+  for (let i = 0; i < 100; i++) {
+    const client = new pg.Client({ connectionString: url });
+    const up = await client.connect().then(() => true, () => false);
+    await client.end().catch(() => undefined);
+    if (up) break;
+    if (child.exitCode !== null || i === 99) {
+      const log = existsSync(join(dir, 'pgbouncer.log')) ? readFileSync(join(dir, 'pgbouncer.log'), 'utf8') : '';
+      throw new Error(`PgBouncer did not start: ${log.slice(-500)}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 200));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Two server processes through PgBouncer in transaction pooling mode: nothing may rely on a
+ * server connection outliving a transaction (session advisory locks, SET, named prepared
+ * statements, LISTEN).
+ */
+run('two server processes through PgBouncer in transaction mode', () => {
+  const database = `pgb_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG.href });
+  let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
+  let a: RunningServer;
+  let b: RunningServer;
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`create database ${database}`);
+    bouncer = await startPgBouncer(database);
+    const portA = await freePort();
+    const shared = {
+      DATABASE_URL: bouncer.url,
+      PUBLIC_URL: `http://localhost:${portA}`,
+      OAUTH_REDIRECT_URIS: `http://localhost:${portA}/`,
+      OPERATOR_USER_IDS: '1',
+      SETTLEMENT_INTERVAL_MS: '0',
+      CLOCK_START: '2026-11-01T08:00:00Z',
+    };
+    // One migrates first; the second then finds the schema current.
+    a = await startServer({ ...shared, PORT: String(portA) });
+    b = await startServer(shared);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await bouncer?.stop();
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  });
+
+  it('signs in, binds, buys, settles, revokes a session and keeps the ledger check green', async () => {
+    const operator = await signInOverHttp(a.baseUrl, { name: 'Olga' });
+    const holders = [await signInOverHttp(a.baseUrl, { name: 'Hana' }), await signInOverHttp(a.baseUrl, { name: 'Ivo' })];
+    const { inviteCode } = await callApi<{ inviteCode: string }>(b.baseUrl, PATHS.userInfo, operator.token);
+    await Promise.all(holders.map((h, i) => callApi([a, b][i % 2]?.baseUrl as string, PATHS.bindInviter, h.token, { inviteCode })));
+    for (const h of holders) await callApi(a.baseUrl, PATHS.transferIn, h.token, { asset: 'AIC', amount: '3000' });
+    const buys = await Promise.all(
+      holders.flatMap((h) => [
+        callApi<{ id: string }>(a.baseUrl, PATHS.productBuy, h.token, { product: 'fixed30', amount: '1000' }),
+        callApi<{ id: string }>(b.baseUrl, PATHS.productBuy, h.token, { product: 'reinvest360', amount: '500' }),
+      ]),
+    );
+    expect(buys.every((o) => typeof o.id === 'string')).toBe(true);
+
+    const settled = await callApi<{ reports: { day: string; status: string }[] }>(a.baseUrl, PATHS.operatorClockAdvance, operator.token, { days: 2 });
+    expect(settled.reports.map((r) => r.status)).toContain('done');
+    const income = new pg.Client({ connectionString: bouncer.url });
+    await income.connect();
+    const rows = await income.query(`select kind, count(*)::int as n from income where kind in ('fixed', 'static') group by kind order by kind`);
+    await income.end();
+    // Two 30-day orders accrue on 11-02, two 360-day orders share its pool output: once each.
+    expect(rows.rows).toEqual([
+      { kind: 'fixed', n: 2 },
+      { kind: 'static', n: 2 },
+    ]);
+
+    const holder = holders[0] as { token: string };
+    const logout = await fetch(`${a.baseUrl}${PATHS.logout}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${holder.token}`, 'content-type': 'application/json', 'idempotency-key': `out-${Date.now()}` },
+      body: '{}',
+    });
+    expect(logout.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (const server of [a, b]) {
+      const res = await fetch(`${server.baseUrl}${PATHS.getAsset}`, { headers: { authorization: `Bearer ${holder.token}` } });
+      expect(res.status).toBe(401);
+    }
+
+    const check = await callApi<{ ok: boolean; tree: { ok: boolean } }>(b.baseUrl, PATHS.operatorLedger, operator.token);
+    expect(check.ok).toBe(true);
+    expect(check.tree.ok).toBe(true);
+  });
+});
