@@ -47,10 +47,15 @@ export const PARAM_NAMES = [
   'earn.360.launch_day',
   'earn.360.coefficient_max_days',
   'earn.360.pool_output_rate',
+  'team.rebate_rates',
+  'team.level_thresholds',
+  'team.effective_minimum',
+  'team.unlock_tiers',
+  'team.lockup_days',
 ] as const;
 export const ParamBody = Type.Object({
   name: Type.Union(PARAM_NAMES.map((n) => Type.Literal(n)) as [ReturnType<typeof Type.Literal>]),
-  value: Type.String({ minLength: 1, maxLength: 40 }),
+  value: Type.String({ minLength: 1, maxLength: 200 }),
   effectiveDay: Type.String({ format: 'date' }),
 });
 export type ParamBody = { name: (typeof PARAM_NAMES)[number]; value: string; effectiveDay: string };

@@ -28,6 +28,13 @@ export const UpcomingChange = Type.Union([
 ]);
 export type UpcomingChange = Static<typeof UpcomingChange>;
 
+/**
+ * The effective day of a first version seeded from the configuration: in force since before
+ * any day the platform settles, so every settled day has a stored version to be checked by.
+ * Screens show it as the first version, "since launch", not as a day.
+ */
+export const FIRST_VERSION_DAY = '2000-01-01';
+
 /** Which parameters make each product's terms. */
 export const PRODUCT_TERMS = {
   current: ['earn.current.daily_rate'],

@@ -18,6 +18,7 @@ import { earnRoutes } from './earn/routes.ts';
 import { positionsRoutes } from './earn/positions.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { teamRoutes } from './team/routes.ts';
+import { seedTeamRules } from './team/rules.ts';
 import { proofRoutes } from './proof/routes.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
@@ -77,6 +78,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   const metrics = createMetrics();
   app.decorate('metrics', metrics);
   installObservability(app, ctx, metrics);
+  // The configured team rules become their first version, unless the database has one.
+  await seedTeamRules(ctx.db, ctx.config.team, ctx.clock.now());
 
   await app.register(fastifySwagger, {
     openapi: {

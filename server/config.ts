@@ -1,4 +1,5 @@
 import { formatUnits, parseAmount } from '../contract/money.ts';
+import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
 
 /**
  * Every configuration variable of the server, read from the environment once. Business
@@ -66,17 +67,8 @@ export type Config = {
   buyBatchMs: number;
 };
 
-export type TeamConfig = {
-  /** Own active AIC that makes an effective user. */
-  effectiveMinimum: string;
-  /** Team quantity (active AIC of the whole downline) for V1..V5. */
-  levelThresholds: string[];
-  /** Rebate rate by generation, of the downline's daily static earnings. */
-  rebateRates: string[];
-  /** Network income unlock: [own active AIC, share unlocked], highest first. */
-  unlockTiers: [string, string][];
-  lockupDays: number;
-};
+/** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
+export type TeamConfig = TeamRules;
 
 export type RecruitmentConfig = {
   /** First UTC day of the activity (YYYY-MM-DD). */
@@ -174,16 +166,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paramsCacheMs: envInt(env, 'PARAMS_CACHE_MS', 1000),
     sessionCacheMs: Math.min(envInt(env, 'SESSION_CACHE_MS', 1000), 1000),
     buyBatchMs: envInt(env, 'BUY_BATCH_MS', 1),
-    team: {
+    team: parseTeamRules({
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
-      levelThresholds: list(env.LEVEL_THRESHOLDS ?? '1000,10000,50000,200000,1000000'),
-      rebateRates: list(env.REBATE_RATES ?? '0.10,0.05,0.03,0.02,0.01'),
-      unlockTiers: list(env.UNLOCK_TIERS ?? '10000:0.5,5000:0.3').map((tier) => {
-        const [holding = '0', share = '0'] = tier.split(':');
-        return [holding, share] as [string, string];
-      }),
-      lockupDays: envInt(env, 'LOCKUP_DAYS', 10),
-    },
+      levelThresholds: env.LEVEL_THRESHOLDS || '1000,10000,50000,200000,1000000',
+      rebateRates: env.REBATE_RATES || '0.10,0.05,0.03,0.02,0.01',
+      unlockTiers: env.UNLOCK_TIERS || '10000:0.5,5000:0.3',
+      lockupDays: env.LOCKUP_DAYS || '10',
+    }),
     recruitment: {
       start: envString(env, 'RECRUITMENT_START', envString(env, 'LAUNCH_DAY', '2026-11-01')),
       activityDays: envInt(env, 'RECRUITMENT_ACTIVITY_DAYS', 60),

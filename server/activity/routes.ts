@@ -5,7 +5,9 @@ import { PATHS } from '../../contract/paths.ts';
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { answers, ok } from '../http/schemas.ts';
+import { utcDay } from '../platform/clock.ts';
 import { zeroProfit } from '../team/repository.ts';
+import { teamRulesInForce } from '../team/rules.ts';
 import { period, phaseAt, recruitmentWindow } from './phase.ts';
 import { windowPerformance } from './repository.ts';
 
@@ -31,7 +33,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
       const phase = phaseAt(window, now);
       const [done, network] = await Promise.all([
         windowPerformance(ctx.db, userId, window.activityStart, window.activityEnd),
-        zeroProfit(ctx.db, ctx.config.team, userId),
+        zeroProfit(ctx.db, await teamRulesInForce(ctx, utcDay(now)), userId),
       ]);
       return ok({
         phase: phase.phase,

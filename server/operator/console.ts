@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import type { ParamBody } from '../../contract/operator.ts';
+import { teamRuleKey, teamRuleProblem } from '../../contract/teamRules.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { earnParams } from '../earn/params.ts';
@@ -34,7 +35,11 @@ export async function fund(
  * days ahead), so holders see a change coming. The price follows the market and is exempt.
  */
 export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>, body: ParamBody): Promise<void> {
-  if (body.name === 'earn.360.launch_day') {
+  const teamRule = teamRuleKey(body.name);
+  if (teamRule) {
+    const problem = teamRuleProblem(teamRule, body.value);
+    if (problem) throw new AppError('PARAM', `${body.name}: ${problem}`);
+  } else if (body.name === 'earn.360.launch_day') {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(body.value)) throw new AppError('PARAM', 'launch day is a date');
   } else {
     try {
@@ -53,7 +58,7 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
     throw new AppError('DAY_SETTLED', 'a change applies from a future, unsettled day');
   }
   if (body.name !== PARAM.aicPriceUsd && body.effectiveDay < addDays(today, ctx.config.paramNoticeDays)) {
-    throw new AppError('NOTICE_TOO_SHORT', `earn terms change at least ${ctx.config.paramNoticeDays} days ahead`);
+    throw new AppError('NOTICE_TOO_SHORT', `earn terms and team rules change at least ${ctx.config.paramNoticeDays} days ahead`);
   }
   await setParam(trx, body.name as ParamName, body.effectiveDay, body.value, ctx.clock.now());
 }

@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { FIRST_VERSION_DAY } from '../../contract/rates.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -9,8 +10,9 @@ import type { Database } from '../db/schema.ts';
 export const PARAM = {
   aicPriceUsd: 'price.aic_usd',
 } as const;
-/** Any versioned parameter: the price, and the earn parameters (earn/params.ts). */
-export type ParamName = (typeof PARAM)[keyof typeof PARAM] | `earn.${string}`;
+/** Any versioned parameter: the price, the earn parameters (earn/params.ts) and the team rules (team/rules.ts). */
+export type ParamName = (typeof PARAM)[keyof typeof PARAM] | `earn.${string}` | `team.${string}`;
+
 
 export type ParamVersion = { value: string; effectiveDay: string };
 
@@ -40,4 +42,16 @@ export async function setParam(
     // Changing a scheduled value announces it anew: its scheduled time moves too.
     .onConflict((oc) => oc.columns(['name', 'effective_day']).doUpdateSet({ value, created_at: scheduledAt }))
     .execute();
+}
+
+/**
+ * Stores `value` as the first version of a parameter that has none yet; a parameter with any
+ * version keeps it (a restart with other environment values changes nothing already stored).
+ */
+export async function seedFirstVersion(db: Db | Transaction<Database>, name: ParamName, value: string, at: Date): Promise<void> {
+  await sql`
+    insert into params (name, effective_day, value, created_at)
+    select ${name}, ${FIRST_VERSION_DAY}::date, ${value}, ${at}
+    where not exists (select 1 from params where name = ${name})
+    on conflict do nothing`.execute(db);
 }

@@ -8,6 +8,7 @@ import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { systemClock } from '../platform/clock.ts';
+import { seedTeamRules } from '../team/rules.ts';
 import { settleDay, settleDue } from './settle.ts';
 
 const day = process.argv[2];
@@ -20,6 +21,7 @@ const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.
 try {
   await migrateToLatest(handle.db);
   const ctx = { config, db: handle.db, dbKind: handle.kind, clock: systemClock() };
+  await seedTeamRules(ctx.db, config.team, ctx.clock.now());
   const reports = day ? [await settleDay(ctx, day)] : await settleDue(ctx);
   console.log(JSON.stringify(reports, null, 2));
 } finally {

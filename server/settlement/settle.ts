@@ -10,6 +10,7 @@ import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../
 import { moveWithinUsers } from './moveWithinUsers.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
 import { transact } from '../db/transact.ts';
+import { teamRules } from '../team/rules.ts';
 
 type Trx = Transaction<Database>;
 
@@ -201,7 +202,8 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   const none = { rows: 0, total: 0n };
   const fixed = await attempt((trx) => fixedAccrual(trx, day, params, now), null);
   const statics = await attempt((trx) => staticOutput(trx, day, params, now), none);
-  const team = ctx.config.team;
+  // The rules in force on the day settled, not today's: a later change never reaches back.
+  const team = await teamRules(ctx.db, ctx.config.team, day);
   const rebates = await attempt(async (trx) => {
     await refreshTeamStats(trx, day, team);
     const paid = await payRebates(trx, day, team, now);

@@ -13,6 +13,8 @@ import type { Db } from '../db/connect.ts';
 import { daysBetween, EARN_PARAM_NAMES } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { paramHistory } from '../platform/params.ts';
+import { teamRules } from '../team/rules.ts';
+import type { TeamRules } from '../../contract/teamRules.ts';
 
 /**
  * Recomputes every income line of a settled day from its stored inputs and the raw records
@@ -52,6 +54,7 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
   const launch = await param('launchDay');
   const cap = Number.parseInt((await param('coefficientMaxDays')).value, 10);
   const multiplier = (await param('powerMultiplier')).value;
+  const team = await teamRules(db, config.team, day);
   const coefficient = coefficientOf(base.value, Math.min(daysBetween(launch.value, day), cap)).toString();
 
   const totals = new Map<string, bigint>();
@@ -84,7 +87,7 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
       staticAmounts.set(`${line.user_id}|${line.order_id}`, line.amount);
       staticPower += BigInt(String(line.inputs.power));
       checkStatic(line);
-    } else checkRebate(line, config, staticAmounts, problem);
+    } else checkRebate(line, team, staticAmounts, problem);
   };
   const checkStatic = (line: Line) => {
     const expect = (name: string, value: string | null | undefined) => {
@@ -128,10 +131,10 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
 
 const where = (line: Line) => `${line.kind} line of order ${line.order_id} (user ${line.user_id})`;
 
-function checkRebate(line: Line, config: Config, statics: Map<string, bigint>, problem: (text: string) => void) {
+function checkRebate(line: Line, team: TeamRules, statics: Map<string, bigint>, problem: (text: string) => void) {
   const generation = Number(line.inputs.generation);
-  const rate = config.team.rebateRates[generation - 1]?.trim();
-  if (line.inputs.rate !== undefined && line.inputs.rate !== rate) problem(`${where(line)}: rate ${line.inputs.rate}, configured ${rate}`);
+  const rate = team.rebateRates[generation - 1]?.trim();
+  if (line.inputs.rate !== undefined && line.inputs.rate !== rate) problem(`${where(line)}: rate ${line.inputs.rate}, in force ${rate}`);
   if (!(generation >= 1 && generation <= Number(line.inputs.level))) problem(`${where(line)}: generation ${generation} beyond level ${line.inputs.level}`);
   if (String(line.inputs.earner) === String(line.user_id)) problem(`${where(line)}: pays its own earner (a referral cycle)`);
   const source = statics.get(`${line.inputs.earner}|${line.order_id}`);

@@ -18,6 +18,7 @@ import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { inviteRecords, userSummary, zeroLog, zeroProfit } from './repository.ts';
+import { teamRulesInForce } from './rules.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['team'];
@@ -53,7 +54,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.get(
     PATHS.zeroProfit,
     { schema: { tags, summary: 'Network income: claimable, locked, next release, unlock tier', ...secured, response: answers(ZeroProfitData) } },
-    async (request) => ok(await zeroProfit(ctx.db, ctx.config.team, userIdOf(request))),
+    async (request) => ok(await zeroProfit(ctx.db, await teamRulesInForce(ctx, utcDay(ctx.clock.now())), userIdOf(request))),
   );
 
   app.get(

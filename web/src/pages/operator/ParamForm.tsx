@@ -7,7 +7,7 @@ import { useRateHistory } from '../../api/rates.ts';
 import { DateField } from '../../components/DateField.tsx';
 import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
-import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey } from './params.ts';
+import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder } from './params.ts';
 
 /** How far ahead a change may be scheduled from the picker. */
 const HORIZON_DAYS = 730;
@@ -81,9 +81,9 @@ export function ParamForm({ today }: { today: string }) {
         <Input
           id={valueId}
           className="amount-field__input"
-          inputMode={isDayParam(name) ? 'text' : 'decimal'}
+          inputMode={isDayParam(name) || name.startsWith('team.') ? 'text' : 'decimal'}
           autoComplete="off"
-          placeholder={isDayParam(name) ? '2026-11-01' : '0.001'}
+          placeholder={paramPlaceholder(name)}
           value={value}
           onChange={(v) => {
             setValue(v);

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { FIRST_VERSION_DAY } from '../../../../contract/rates.ts';
 import { useParamVersions } from '../../api/operator.ts';
 import { paramLabelKey, paramStates } from './params.ts';
 import { QueryCard } from './QueryCard.tsx';
@@ -25,7 +26,13 @@ export function ParamsList({ today }: { today: string }) {
                 </div>
                 <div className="op-param__meta">
                   <code className="op-param__name">{name}</code>
-                  {current && <span>{t('operator.params.since', { day: current.effectiveDay })}</span>}
+                  {current && (
+                    <span>
+                      {current.effectiveDay === FIRST_VERSION_DAY
+                        ? t('operator.params.firstVersion')
+                        : t('operator.params.since', { day: current.effectiveDay })}
+                    </span>
+                  )}
                 </div>
                 {scheduled.map((version) => (
                   <p key={version.effectiveDay} className="op-param__scheduled">

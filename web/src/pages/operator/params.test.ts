@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkParamValue, paramStates } from './params.ts';
+import { checkParamValue, PARAM_NAMES, paramStates } from './params.ts';
 
 describe('operator parameters', () => {
   it('checks values before sending', () => {
@@ -9,6 +9,14 @@ describe('operator parameters', () => {
     expect(checkParamValue('earn.current.daily_rate', '1e-3')).toBe('operator.params.valueInvalid');
     expect(checkParamValue('earn.360.launch_day', '2026-11-01')).toBeNull();
     expect(checkParamValue('earn.360.launch_day', '0.5')).toBe('operator.params.dayInvalid');
+    expect(checkParamValue('team.rebate_rates', '0.12,0.05')).toBeNull();
+    expect(checkParamValue('team.rebate_rates', '0.12;0.05')).toBe('operator.params.formats.rebateRates');
+    expect(checkParamValue('team.rebate_rates', '1.5')).toBe('operator.params.formats.rebateRates');
+    expect(checkParamValue('team.level_thresholds', '1000,500')).toBe('operator.params.formats.levelThresholds');
+    expect(checkParamValue('team.unlock_tiers', '10000:0.5,5000:0.3')).toBeNull();
+    expect(checkParamValue('team.unlock_tiers', '10000=0.5')).toBe('operator.params.formats.unlockTiers');
+    expect(checkParamValue('team.lockup_days', '7')).toBeNull();
+    expect(checkParamValue('team.lockup_days', '7.5')).toBe('operator.params.formats.lockupDays');
   });
 
   it('tells the version in force from the scheduled ones', () => {
@@ -21,7 +29,7 @@ describe('operator parameters', () => {
     const [price, ...rest] = paramStates(items, '2026-11-10');
     expect(price?.current?.value).toBe('0.85');
     expect(price?.scheduled.map((v) => v.value)).toEqual(['0.9', '0.95']);
-    expect(rest).toHaveLength(9);
+    expect(rest).toHaveLength(PARAM_NAMES.length - 1);
     expect(rest.every((p) => p.current === null && p.scheduled.length === 0)).toBe(true);
   });
 });

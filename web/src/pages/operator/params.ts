@@ -1,4 +1,5 @@
 import { PARAM_NAMES, type ParamBody } from '../../../../contract/operator.ts';
+import { teamRuleKey, teamRuleProblem } from '../../../../contract/teamRules.ts';
 import type { ParamVersion } from '../../api/operator.ts';
 
 export type ParamName = ParamBody['name'];
@@ -16,6 +17,11 @@ export const PARAM_LABELS: Record<ParamName, string> = {
   'earn.360.launch_day': 'launchDay',
   'earn.360.coefficient_max_days': 'coefficientMaxDays',
   'earn.360.pool_output_rate': 'poolOutputRate',
+  'team.rebate_rates': 'rebateRates',
+  'team.level_thresholds': 'levelThresholds',
+  'team.effective_minimum': 'effectiveMinimum',
+  'team.unlock_tiers': 'unlockTiers',
+  'team.lockup_days': 'lockupDays',
 };
 
 export const paramLabelKey = (name: string): string | null =>
@@ -24,10 +30,26 @@ export const paramLabelKey = (name: string): string | null =>
 /** The launch day is a date; every other parameter is a plain non-negative decimal. */
 export const isDayParam = (name: ParamName): boolean => name === 'earn.360.launch_day';
 
+/** An example of the value's form, shown in the empty field. */
+export function paramPlaceholder(name: ParamName): string {
+  if (isDayParam(name)) return '2026-11-01';
+  return TEAM_RULE_EXAMPLES[teamRuleKey(name) ?? 'none'] ?? '0.001';
+}
+
+const TEAM_RULE_EXAMPLES: Record<string, string> = {
+  rebateRates: '0.10,0.05,0.03,0.02,0.01',
+  levelThresholds: '1000,10000,50000,200000,1000000',
+  effectiveMinimum: '10',
+  unlockTiers: '10000:0.5,5000:0.3',
+  lockupDays: '10',
+};
+
 /** What the server would refuse, checked first: the message key, or null when the value is fine. */
 export function checkParamValue(name: ParamName, value: string): string | null {
   const text = value.trim();
   if (!text) return 'operator.params.valueRequired';
+  const rule = teamRuleKey(name);
+  if (rule) return teamRuleProblem(rule, text) ? `operator.params.formats.${rule}` : null;
   if (isDayParam(name)) return /^\d{4}-\d{2}-\d{2}$/.test(text) ? null : 'operator.params.dayInvalid';
   return /^\d+(\.\d+)?$/.test(text) && text.length <= 40 ? null : 'operator.params.valueInvalid';
 }
