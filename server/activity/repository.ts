@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { ORDERS } from '../db/statuses.ts';
 
-/** Orders that still hold principal (as team figures and the unlock tiers count them). */
-const HELD = sql`('confirming', 'in_progress', 'reinvested', 'redeemable')`;
 
 export type WindowPerformance = {
   ownSubscribed: bigint;
@@ -37,13 +36,13 @@ export async function windowPerformance(db: Db, userId: bigint, from: Date, to: 
     )
     select
       (select coalesce(sum(principal), 0) from orders
-        where user_id = ${userId} and status in ${HELD} and created_at >= ${from} and created_at < ${to})::bigint as own_subscribed,
+        where user_id = ${userId} and status in ${ORDERS.held} and created_at >= ${from} and created_at < ${to})::bigint as own_subscribed,
       (select count(*) filter (where direct) from joined)::int as direct_invites,
       (select count(*) filter (where direct and effective) from joined)::int as direct_effective,
       (select count(*) from joined)::int as new_members,
       (select count(*) filter (where effective) from joined)::int as new_effective,
       (select coalesce(sum(o.principal), 0) from orders o join downline d on d.id = o.user_id
-        where o.status in ${HELD} and o.created_at >= ${from} and o.created_at < ${to})::bigint as quantity_added`.execute(db);
+        where o.status in ${ORDERS.held} and o.created_at >= ${from} and o.created_at < ${to})::bigint as quantity_added`.execute(db);
   const r = rows[0];
   return {
     ownSubscribed: r?.own_subscribed ?? 0n,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 export type PlatformTotals = { subscribed: bigint; pool1: bigint; pool2: bigint; treasury: bigint };
 
@@ -54,6 +55,6 @@ export async function networkOutput(db: Db): Promise<NetworkOutput> {
 export async function stableSubscribed(db: Db): Promise<bigint> {
   const { rows } = await sql<{ total: bigint }>`
     select coalesce(sum(principal), 0)::bigint as total from orders
-    where product = 'fixed30' and status in ('confirming', 'in_progress')`.execute(db);
+    where product = 'fixed30' and status in ${ORDERS.active}`.execute(db);
   return rows[0]?.total ?? 0n;
 }

@@ -10,13 +10,14 @@ import type { Db } from '../db/connect.ts';
 import type { Product } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice } from '../platform/price.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 /** The holder's positions: per product, principal and income of the orders still held; and what is claimable. */
-export async function positions(db: Db, userId: bigint) {
+async function positions(db: Db, userId: bigint) {
   const [byProduct, claimable] = await Promise.all([
     sql<{ product: Product; principal: bigint; income: bigint }>`
       select product, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(income), 0)::bigint as income
-      from orders where user_id = ${userId} and status in ('confirming', 'in_progress', 'reinvested', 'redeemable')
+      from orders where user_id = ${userId} and status in ${ORDERS.held}
       group by product`.execute(db),
     sql<{ rewards: bigint; network: bigint; fixed: bigint }>`
       select

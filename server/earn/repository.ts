@@ -5,10 +5,11 @@ import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { daysBetween } from './params.ts';
+import { isActive } from '../../contract/products.ts';
 
 type Executor = Db | Transaction<Database>;
 
-export const ORDER_COLUMNS = [
+const ORDER_COLUMNS = [
   'id',
   'user_id',
   'product',
@@ -42,13 +43,12 @@ export type OrderRow = {
   matures_day: string | null;
 };
 
-export const ACTIVE: OrderStatus[] = ['confirming', 'in_progress', 'reinvested'];
 
 const seconds = (ms: number) => Math.max(0, Math.ceil(ms / 1000));
 
 /** An order as the app shows it, at a moment. */
 export function toOrder(row: OrderRow, now: Date): Order {
-  const active = ACTIVE.includes(row.status);
+  const active = isActive(row.status);
   const holding = row.principal + row.income;
   let countdownSeconds: number | null = null;
   if (row.product === 'current' && active && row.cycle_start) {

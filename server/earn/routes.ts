@@ -37,6 +37,7 @@ import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TER
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import type { Product } from '../db/schema.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
@@ -85,7 +86,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
         balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
         sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders
-          where product = 'reinvest360' and status in ('in_progress', 'reinvested')`.execute(ctx.db),
+          where product = 'reinvest360' and status in ${ORDERS.earning}`.execute(ctx.db),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'rewards' }),
         rateHistory(ctx.db, ctx.config, today),

@@ -6,7 +6,8 @@ import type { Database, Product } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
-import { ACTIVE, findOrder, type OrderRow, toOrder } from './repository.ts';
+import { findOrder, type OrderRow, toOrder } from './repository.ts';
+import { isActive } from '../../contract/products.ts';
 import { coefficientScaled, type EarnParams, earnParams, formatScaled, powerOf } from './params.ts';
 
 type Trx = Transaction<Database>;
@@ -135,7 +136,7 @@ async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeeme
 /** Current: principal and the income of completed cycles back to the wallet, any time. */
 export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
   const row = await findOrder(trx, userId, orderId, true);
-  if (row?.product !== 'current' || !ACTIVE.includes(row.status)) throw new AppError('REDEEM_NONE');
+  if (row?.product !== 'current' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
   return payOut(ctx, trx, row, 'redeemed');
 }
 
@@ -143,7 +144,7 @@ export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, o
 export async function redeemRegular(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
   const row = await findOrder(trx, userId, orderId, true);
   if (row?.product !== 'fixed30') throw new AppError('REDEEM_NONE');
-  if (ACTIVE.includes(row.status)) throw new AppError('NOT_MATURE');
+  if (isActive(row.status)) throw new AppError('NOT_MATURE');
   if (row.status !== 'redeemable') throw new AppError('REDEEM_NONE');
   return payOut(ctx, trx, row, 'redemption_successful');
 }
@@ -151,7 +152,7 @@ export async function redeemRegular(ctx: AppContext, trx: Trx, userId: bigint, o
 /** Switches reinvestment of a 360-day order's daily earnings on or off. */
 export async function setReinvest(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint, on: boolean) {
   const row = await findOrder(trx, userId, orderId, true);
-  if (row?.product !== 'reinvest360' || !ACTIVE.includes(row.status)) throw new AppError('REDEEM_NONE');
+  if (row?.product !== 'reinvest360' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
   const status = row.status === 'confirming' ? 'confirming' : on ? 'reinvested' : 'in_progress';
   await trx
     .updateTable('orders')

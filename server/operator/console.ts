@@ -11,6 +11,7 @@ import { proofLedgerChecks } from '../proof/repository.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';
 import { checkTree } from '../team/tree.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 /** Money enters the treasury or the pool from outside (the platform's own funds). */
 export async function fund(
@@ -74,7 +75,7 @@ export async function ledgerReport(ctx: AppContext) {
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'treasury' }),
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
     sql<{ total: bigint }>`select coalesce(sum(div(principal::numeric * ${rate.numerator}, ${rate.denominator})), 0)::bigint as total
-      from orders where product = 'fixed30' and status in ('confirming', 'in_progress')`.execute(ctx.db),
+      from orders where product = 'fixed30' and status in ${ORDERS.active}`.execute(ctx.db),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
   ]);
   const fixedNextDay = fixed.rows[0]?.total ?? 0n;

@@ -8,6 +8,7 @@ import type { Db } from '../db/connect.ts';
 import { newKey } from '../test/signIn.ts';
 import { DEMO_BALANCES } from '../wallet/exchange.ts';
 import { type Answer, type Call, pick, postCall, units } from './load.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 type Asset = 'AIC' | 'USDT';
 
@@ -21,7 +22,7 @@ export type Op =
   | { kind: 'claimNetwork' }
   | { kind: 'review'; approve: boolean; transferId: string };
 
-export const MOVE_PATH: Record<TransferType, string> = {
+const MOVE_PATH: Record<TransferType, string> = {
   recharge: PATHS.recharge,
   transfer_in: PATHS.transferIn,
   transfer_out: PATHS.transferOut,
@@ -29,7 +30,7 @@ export const MOVE_PATH: Record<TransferType, string> = {
 };
 
 /** The only refusals a well-formed request may get: what the books, the calendar or a minimum decide. */
-export const REFUSALS: Record<Op['kind'], number[]> = {
+const REFUSALS: Record<Op['kind'], number[]> = {
   // Random amounts may fall below WITHDRAW_MINIMUM on the way out.
   move: [ERRORS.WALLET_BALANCE.code, ERRORS.BELOW_TRANSFER_MINIMUM.code],
   buy: [ERRORS.BALANCE.code, ERRORS.DAILY_QUOTA.code, ERRORS.QUOTA.code],
@@ -255,7 +256,7 @@ export class Effects {
     const held = await sql<{ total: bigint }>`
       select coalesce(sum(case when product = 'reinvest360' then principal else principal + income end), 0)::bigint as total
       from orders where user_id = ${BigInt(userId)}
-        and status in ('confirming', 'in_progress', 'reinvested', 'redeemable')`.execute(db);
+        and status in ${ORDERS.held}`.execute(db);
     expect(balance('AIC', 'earning'), `earning account of user ${userId}`).toBe(held.rows[0]?.total ?? 0n);
   }
 

@@ -3,6 +3,7 @@ import { formatUnits, parseAmount } from '../../contract/money.ts';
 import type { TeamConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -62,7 +63,7 @@ async function balances(db: Db, userId: bigint) {
 /** What the user holds in active orders now (the unlock tiers look at this). */
 async function held(db: Db, userId: bigint): Promise<bigint> {
   const row = await sql<{ active: bigint }>`select coalesce(sum(principal), 0)::bigint as active from orders
-    where user_id = ${userId} and status in ('confirming', 'in_progress', 'reinvested', 'redeemable')`.execute(db);
+    where user_id = ${userId} and status in ${ORDERS.held}`.execute(db);
   return row.rows[0]?.active ?? 0n;
 }
 

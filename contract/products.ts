@@ -1,0 +1,91 @@
+import type { OrderStatus, Product } from './earn.ts';
+import type { IncomeKind } from './income.ts';
+
+/**
+ * One place per product: what kind of product it is (which settlement steps, actions and
+ * screens apply), its term, the parameters that make its terms, the income it earns and the
+ * statuses its orders pass through. Server, statement, dashboard and web read it from here.
+ *
+ * - `flexible`: redeem any time; income per completed 24-hour cycle at a daily rate.
+ * - `fixed`: locked for the term at a daily rate accrued each day; redeemable at maturity.
+ * - `pool`: locked for the term; a daily share of the supercomputing pool's output by computing
+ *   power, optionally reinvested; the principal comes back at the end of the term.
+ */
+export type ProductKind = 'flexible' | 'fixed' | 'pool';
+
+export type ProductDefinition = {
+  product: Product;
+  kind: ProductKind;
+  /** Days locked; null: redeemable any time. */
+  termDays: number | null;
+  /** Hours of one income cycle (flexible products). */
+  cycleHours: number | null;
+  /** The versioned parameter holding its daily rate; null where income is a pool share. */
+  rateParam: string | null;
+  /** Every parameter that makes its terms (announced on its card when one changes). */
+  termParams: readonly string[];
+  /** The income lines its orders earn. */
+  incomeKind: IncomeKind;
+  /** Statuses its orders may take, in order. */
+  statuses: readonly OrderStatus[];
+};
+
+const RUNNING: readonly OrderStatus[] = ['confirming', 'in_progress'];
+
+export const PRODUCT_REGISTRY = {
+  current: {
+    product: 'current',
+    kind: 'flexible',
+    termDays: null,
+    cycleHours: 24,
+    rateParam: 'earn.current.daily_rate',
+    termParams: ['earn.current.daily_rate'],
+    incomeKind: 'current',
+    statuses: [...RUNNING, 'redemption_successful'],
+  },
+  fixed30: {
+    product: 'fixed30',
+    kind: 'fixed',
+    termDays: 30,
+    cycleHours: null,
+    rateParam: 'earn.fixed30.daily_rate',
+    termParams: ['earn.fixed30.daily_rate'],
+    incomeKind: 'fixed',
+    statuses: [...RUNNING, 'redeemable', 'redeemed'],
+  },
+  reinvest360: {
+    product: 'reinvest360',
+    kind: 'pool',
+    termDays: 360,
+    cycleHours: null,
+    rateParam: null,
+    termParams: ['earn.360.pool_output_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
+    incomeKind: 'static',
+    statuses: [...RUNNING, 'reinvested', 'ended'],
+  },
+} as const satisfies Record<Product, ProductDefinition>;
+
+export const productOf = (product: Product): ProductDefinition => PRODUCT_REGISTRY[product];
+
+/** The products of a kind, in registry order. */
+export const productsOfKind = (kind: ProductKind): Product[] =>
+  Object.values(PRODUCT_REGISTRY as Record<Product, ProductDefinition>)
+    .filter((p) => p.kind === kind)
+    .map((p) => p.product);
+
+/**
+ * Named groups of order statuses, the only place they are listed:
+ * - `active`: the order runs (earns, or waits for its first day) and can still change;
+ * - `held`: its principal is still the holder's in the product (active, or matured and not yet
+ *   redeemed): what team figures and unlock tiers count;
+ * - `earning`: started and earning (a 360-day order's power counts in the pool's total).
+ */
+export const STATUS_GROUPS = {
+  active: ['confirming', 'in_progress', 'reinvested'],
+  held: ['confirming', 'in_progress', 'reinvested', 'redeemable'],
+  earning: ['in_progress', 'reinvested'],
+} as const satisfies Record<string, readonly OrderStatus[]>;
+
+export type StatusGroup = keyof typeof STATUS_GROUPS;
+
+export const isActive = (status: OrderStatus): boolean => (STATUS_GROUPS.active as readonly OrderStatus[]).includes(status);
