@@ -18,7 +18,7 @@ export const OrderStatus = Type.Union([
 export type OrderStatus = Static<typeof OrderStatus>;
 
 /** GET /api/product/info: the three products and what the user may still buy today. */
-export const ProductCard = Type.Object({
+const ProductCard = Type.Object({
   product: Product,
   dailyRate: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate as a decimal; null for 360-day (pool share)' }),
   apr: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate × 365, in percent' }),
@@ -91,13 +91,7 @@ export const OrderIdQuery = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}
 export const OrderIdBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }) });
 export type OrderIdBody = Static<typeof OrderIdBody>;
 
-export const IncomeKind = Type.Union([
-  Type.Literal('current'),
-  Type.Literal('fixed'),
-  Type.Literal('static'),
-  Type.Literal('rebate'),
-]);
-export const IncomeLine = Type.Object({
+const IncomeLine = Type.Object({
   orderId: Type.String(),
   day: Type.String(),
   kind: Type.String(),

@@ -1,4 +1,4 @@
-import { type Static, type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 
 /** Every answer of the API: {code, msg, data}; code 0 means success. */
 export const Envelope = <T extends TSchema>(data: T) =>
@@ -11,7 +11,6 @@ export const ErrorEnvelope = Type.Object({
 });
 
 export type EnvelopeOf<T> = { code: number; msg: string; data: T };
-export type ErrorEnvelopeT = Static<typeof ErrorEnvelope>;
 
 /** An amount on the wire: a decimal string of at most 8 decimals. */
 export const AmountString = Type.String({

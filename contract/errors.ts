@@ -5,7 +5,6 @@
  * stable envelope code, the HTTP status it travels with, and the message key the web app
  * translates (the spec's a0..a21 where one fits, otherwise a key of our own under `err.`).
  */
-export const OK = 0;
 
 type Entry = { readonly http: number; readonly message: string };
 
@@ -84,7 +83,6 @@ export const ERRORS = {
 } as const satisfies Record<string, { code: number } & Entry>;
 
 export type ErrorName = keyof typeof ERRORS;
-export type ErrorCode = (typeof ERRORS)[ErrorName]['code'];
 
 const BY_CODE = new Map<number, { name: ErrorName; http: number; message: string }>(
   (Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code, { name, ...ERRORS[name] }]),

@@ -28,7 +28,7 @@ const BROWSER_TAGS: Record<string, LanguageKey> = {
   ja: 'Japan', ko: 'Korean', th: 'Thai', hi: 'Hindi',
 };
 
-export function languageFromBrowserTag(tag: string | undefined | null): LanguageKey | undefined {
+function languageFromBrowserTag(tag: string | undefined | null): LanguageKey | undefined {
   if (!tag) return undefined;
   const lower = tag.toLowerCase();
   if (isLanguageKey(tag)) return tag;

@@ -50,7 +50,7 @@ export type Step = TreeNode & { side: Side };
 
 const LEAF = 0x00;
 const NODE = 0x01;
-export const MAX_U64 = 2n ** 64n - 1n;
+const MAX_U64 = 2n ** 64n - 1n;
 /** The server keeps leaves and rebuilds a 1,024-leaf chunk per proof; it stores the levels above. */
 export const CHUNK_BITS = 10;
 export const CHUNK_SIZE = 1 << CHUNK_BITS;
@@ -88,7 +88,7 @@ export function nodeBytes(left: TreeNode, right: TreeNode): Uint8Array<ArrayBuff
   return bytes;
 }
 
-export const leafSum = (balances: Balances): bigint => BALANCE_KINDS.reduce((sum, kind) => sum + balances[kind], 0n);
+const leafSum = (balances: Balances): bigint => BALANCE_KINDS.reduce((sum, kind) => sum + balances[kind], 0n);
 
 export const hashLeaf = (leaf: LeafInput, sha: SyncSha256): TreeNode => ({
   hash: sha(leafBytes(leaf)),
@@ -118,7 +118,7 @@ export function buildLevels(nodes: readonly TreeNode[], sha: SyncSha256): TreeNo
 }
 
 /** Node counts level by level for `count` nodes at the bottom, up to 1. */
-export function levelSizes(count: number): number[] {
+function levelSizes(count: number): number[] {
   const sizes = [count];
   for (let n = count; n > 1; ) {
     n = Math.ceil(n / 2);
@@ -174,7 +174,7 @@ export class ChunkedTreeBuilder {
 
 export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
-export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
+function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new RangeError('not hex');
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
@@ -203,7 +203,7 @@ export type ProofFailure =
   | 'path' // a sibling's hash is wrong: the path does not lead to the published root
   | 'publishedRoot'; // the proof names another day, asset, root or total than the one published
 
-export type ParsedProof = {
+type ParsedProof = {
   day: string;
   asset: string;
   root: Uint8Array;

@@ -4,15 +4,14 @@
  */
 export type Units = bigint & { readonly __units: unique symbol };
 
-export const DECIMALS = 8;
+const DECIMALS = 8;
 export const UNIT = 100_000_000n;
 /** The largest amount accepted from outside: 10^10 whole tokens (1e18 units fit a bigint column). */
 export const MAX_UNITS = 10n ** 10n * UNIT;
 
-export const units = (value: bigint): Units => value as Units;
-export const ZERO = units(0n);
+const units = (value: bigint): Units => value as Units;
 
-export type ParseFailure = 'empty' | 'format' | 'decimals' | 'negative' | 'too_large';
+type ParseFailure = 'empty' | 'format' | 'decimals' | 'negative' | 'too_large';
 export type ParseResult = { ok: true; value: Units } | { ok: false; reason: ParseFailure };
 
 const DECIMAL_RE = /^(\d+)(?:\.(\d*))?$/;

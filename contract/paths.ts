@@ -52,5 +52,3 @@ export const PATHS = {
   activity: '/api/activity',
   positions: '/api/user/positions',
 } as const;
-
-export type ApiPath = (typeof PATHS)[keyof typeof PATHS];

@@ -40,7 +40,7 @@ export const ProofMineQuery = Type.Object(
 export type ProofMineQuery = Static<typeof ProofMineQuery>;
 
 /** The leaf's balances: the holder's ledger accounts in that asset, in units of 1e-8 as decimals. */
-export const ProofBalances = Type.Object({
+const ProofBalances = Type.Object({
   wallet: AmountString,
   earning: AmountString,
   rewards: AmountString,
@@ -49,7 +49,7 @@ export const ProofBalances = Type.Object({
   withdrawalsPending: AmountString,
 });
 
-export const ProofStep = Type.Object({
+const ProofStep = Type.Object({
   /** Which side the sibling is on when the two are hashed together. */
   side: Type.Union([Type.Literal('left'), Type.Literal('right')]),
   hash: Hex32,

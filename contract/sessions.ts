@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 
 /** A session's id: the first 16 hex digits of its token's hash (never enough to sign in). */
-export const SessionId = Type.String({ pattern: '^[0-9a-f]{16}$', description: 'Session id (not the token)' });
+const SessionId = Type.String({ pattern: '^[0-9a-f]{16}$', description: 'Session id (not the token)' });
 
 /** GET /api/sessions: the holder's live sessions, most recently seen first. */
 export const SessionItem = Type.Object({

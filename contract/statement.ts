@@ -23,18 +23,7 @@ export const STATEMENT_TYPES = [
   'other',
 ] as const;
 export type StatementType = (typeof STATEMENT_TYPES)[number];
-export const StatementTypeSchema = Type.Enum(STATEMENT_TYPES);
-
-/** The holder's accounts a movement can be on. */
-export const STATEMENT_ACCOUNTS = [
-  'wallet',
-  'earning',
-  'rewards',
-  'locked_rewards',
-  'network_rewards',
-  'exchange_wallet',
-  'withdrawals_pending',
-] as const;
+const StatementTypeSchema = Type.Enum(STATEMENT_TYPES);
 
 /** The CSV's columns, in order (its header line). */
 export const STATEMENT_COLUMNS = [

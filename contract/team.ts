@@ -11,7 +11,7 @@ export const InviteRecordsQuery = Type.Object({
 export type InviteRecordsQuery = Static<typeof InviteRecordsQuery>;
 
 /** One direct invitee and their branch (figures as of the last settled day). */
-export const InviteRecord = Type.Object({
+const InviteRecord = Type.Object({
   userId: Type.String({ description: 'UID' }),
   name: Type.String(),
   level: Type.Integer({ minimum: 0, maximum: 5 }),
@@ -64,7 +64,7 @@ export const ZeroLogData = Type.Object({
 });
 export type ZeroLogData = Static<typeof ZeroLogData>;
 
-export const Earnings = Type.Object({
+const Earnings = Type.Object({
   today: AmountString,
   yesterday: AmountString,
   cumulative: AmountString,

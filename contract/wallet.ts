@@ -22,10 +22,9 @@ export const TransferStatus = Type.Union([
   Type.Literal('failure'),
 ]);
 export type TransferStatus = Static<typeof TransferStatus>;
-export const TRANSFER_STATUSES: readonly TransferStatus[] = ['under_review', 'success', 'failure'];
 
 /** GET /api/getAsset */
-export const AssetBalance = Type.Object({
+const AssetBalance = Type.Object({
   asset: Asset,
   available: AmountString,
   /** Held for withdrawals and transfers out under review. */
@@ -90,7 +89,7 @@ export const TransferRecordsQuery = Type.Object({
 });
 export type TransferRecordsQuery = Static<typeof TransferRecordsQuery>;
 
-export const Page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+const Page = <T extends ReturnType<typeof Type.Object>>(item: T) =>
   Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
 
 export const TransferRecordsData = Page(TransferRecord);
@@ -106,7 +105,7 @@ export const ReviewQueueQuery = Type.Object({
   userId: Type.Optional(Type.String({ pattern: '^\\d{1,19}$', description: 'Only this holder’s requests' })),
 });
 export type ReviewQueueQuery = Static<typeof ReviewQueueQuery>;
-export const ReviewQueueItem = Type.Intersect([TransferRecord, Type.Object({ userId: Type.String() })]);
+const ReviewQueueItem = Type.Intersect([TransferRecord, Type.Object({ userId: Type.String() })]);
 export const ReviewQueueData = Type.Object({
   items: Type.Array(ReviewQueueItem),
   /** Pass as `after` for the next page; null on the last one. */

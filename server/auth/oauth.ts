@@ -3,9 +3,9 @@ import type { AppContext } from '../context.ts';
 import { AppError, upstreamError } from '../http/errors.ts';
 
 /** The sign-in state of one redirect lives this long (PRODUCT.md: 10 minutes). */
-export const STATE_TTL_MS = 10 * 60_000;
+const STATE_TTL_MS = 10 * 60_000;
 
-export type SignedInIdentity = { subject: string; name: string; redirectRefer: string | null };
+type SignedInIdentity = { subject: string; name: string; redirectRefer: string | null };
 
 export type OAuthClient = {
   issuer: string;

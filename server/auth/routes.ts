@@ -1,17 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { AuthorPageData, AuthorPageQuery, LoginData, LoginQuery } from '../../contract/auth.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
-import type { ExchangeAdapter } from '../wallet/exchange.ts';
 import { bearerToken } from './guard.ts';
 import type { OAuthClient } from './oauth.ts';
 import { createSession, revokeSession } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
 import { transact } from '../db/transact.ts';
 
-export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: ExchangeAdapter };
+/**
+ * What sign-in needs of the exchange: a new user's first balances. `wallet/exchange.ts`'s
+ * `ExchangeAdapter` is one, passed in by `app.ts`, so auth imports nothing of wallet.
+ */
+type NewUserHook = {
+  /** Called once, in the transaction that creates the user, at `now` of the app's clock. */
+  onUserCreated(trx: Transaction<Database>, userId: bigint, now: Date): Promise<void>;
+};
+
+export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: NewUserHook };
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx, oauth, exchange }) => {
   app.get(

@@ -9,7 +9,7 @@ import { DAY_MS } from '../platform/clock.ts';
  */
 const TOKEN_RE = /^(\d{1,19})\.([A-Za-z0-9_-]{32})$/;
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 export async function createSession(
   db: Db,
@@ -46,7 +46,7 @@ export function parseToken(token: string): { userId: bigint; hash: string } | un
 const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
 /** A copy kept by this process is never older than this, so a revocation reaches every process. */
-export const SESSION_CACHE_MAX_MS = 1_000;
+const SESSION_CACHE_MAX_MS = 1_000;
 /** Sessions kept per process at most; past it the oldest copies go first. */
 const SESSION_CACHE_SIZE = 100_000;
 

@@ -1,13 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 
 /** Invitation codes avoid look-alike characters (0/O, 1/I/L) so they can be read aloud. */
 export const INVITE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
-export const INVITE_LENGTH = 8;
+const INVITE_LENGTH = 8;
 
-export function newInviteCode(): string {
+function newInviteCode(): string {
   let code = '';
   for (let i = 0; i < INVITE_LENGTH; i++) code += INVITE_ALPHABET[randomInt(INVITE_ALPHABET.length)];
   return code;
@@ -23,11 +22,6 @@ const toUser = (row: { id: bigint; subject: string; name: string; invite_code: s
   inviteCode: row.invite_code,
   inviterId: row.inviter_id,
 });
-
-export async function findUserById(db: Db, id: bigint): Promise<User | undefined> {
-  const row = await db.selectFrom('users').select(columns).where('id', '=', id).executeTakeFirst();
-  return row && toUser(row);
-}
 
 /**
  * The user behind an exchange identity, created on first sign-in with an own invitation code.

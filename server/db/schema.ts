@@ -18,7 +18,7 @@ export type AccountKind =
 
 export type Asset = 'AIC' | 'USDT';
 
-export interface AccountsTable {
+interface AccountsTable {
   /** 0 for system accounts; otherwise the owning user. Leads every key so it can be sharded. */
   user_id: Big;
   asset: Asset;
@@ -28,14 +28,14 @@ export interface AccountsTable {
   allow_negative: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
-export interface JournalEntriesTable {
+interface JournalEntriesTable {
   id: ColumnType<bigint, never, never>;
   kind: string;
   ref: string | null;
   created_at: Timestamp;
 }
 
-export interface PostingsTable {
+interface PostingsTable {
   entry_id: Big;
   user_id: Big;
   asset: Asset;
@@ -43,7 +43,7 @@ export interface PostingsTable {
   amount: Big;
 }
 
-export interface ParamsTable {
+interface ParamsTable {
   name: string;
   /** The UTC day from which this value applies (inclusive). */
   effective_day: ColumnType<string, string, string>;
@@ -51,7 +51,7 @@ export interface ParamsTable {
   created_at: Timestamp;
 }
 
-export interface UsersTable {
+interface UsersTable {
   id: ColumnType<bigint, never, never>;
   subject: string;
   name: string;
@@ -63,7 +63,7 @@ export interface UsersTable {
   bound_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   user_id: Big;
   token_hash: string;
   created_at: Timestamp;
@@ -73,7 +73,7 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface OauthStatesTable {
+interface OauthStatesTable {
   state: string;
   code_verifier: string;
   nonce: string;
@@ -84,18 +84,18 @@ export interface OauthStatesTable {
   consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export interface EmbeddedProviderTable {
+interface EmbeddedProviderTable {
   name: string;
   value: ColumnType<unknown, string, string>;
 }
 
-export interface ExchangeAccountsTable {
+interface ExchangeAccountsTable {
   subject: string;
   name: string;
   created_at: Timestamp;
 }
 
-export interface TransfersTable {
+interface TransfersTable {
   id: ColumnType<bigint, never, never>;
   user_id: Big;
   type: 'recharge' | 'transfer_in' | 'transfer_out' | 'withdraw';
@@ -108,7 +108,7 @@ export interface TransfersTable {
   reviewed_by: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
 }
 
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   user_id: Big;
   key: string;
   request_hash: string;
@@ -117,7 +117,7 @@ export interface IdempotencyKeysTable {
   created_at: Timestamp;
 }
 
-export interface ProviderStoreTable {
+interface ProviderStoreTable {
   model: string;
   id: string;
   payload: ColumnType<unknown, string, string>;
@@ -140,7 +140,7 @@ export type OrderStatus =
 
 type NullableDate = ColumnType<Date | null, Date | null | undefined, Date | null>;
 
-export interface OrdersTable {
+interface OrdersTable {
   id: ColumnType<bigint, never, never>;
   user_id: Big;
   product: Product;
@@ -158,7 +158,7 @@ export interface OrdersTable {
   closed_at: NullableDate;
 }
 
-export interface IncomeTable {
+interface IncomeTable {
   user_id: Big;
   order_id: Big;
   day: string;
@@ -168,13 +168,13 @@ export interface IncomeTable {
   created_at: Timestamp;
 }
 
-export interface DailyQuotaTable {
+interface DailyQuotaTable {
   user_id: Big;
   day: string;
   used: Big;
 }
 
-export interface SettlementDaysTable {
+interface SettlementDaysTable {
   day: string;
   status: string;
   pool_output: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
@@ -186,7 +186,7 @@ export interface SettlementDaysTable {
   duration_ms: number | null;
 }
 
-export interface TeamStatsTable {
+interface TeamStatsTable {
   user_id: Big;
   day: string;
   active: Big;
@@ -197,7 +197,7 @@ export interface TeamStatsTable {
   level: number;
 }
 
-export interface LockupsTable {
+interface LockupsTable {
   user_id: Big;
   day: string;
   amount: Big;
@@ -207,7 +207,7 @@ export interface LockupsTable {
   released_on: string | null;
 }
 
-export interface OperatorAuditTable {
+interface OperatorAuditTable {
   id: ColumnType<bigint, never, never>;
   operator_id: Big;
   action: string;
@@ -217,13 +217,13 @@ export interface OperatorAuditTable {
 }
 
 /** Proof of liabilities (server/proof): each holder's secret nonce, created on first need. */
-export interface ProofNoncesTable {
+interface ProofNoncesTable {
   user_id: Big;
   nonce: Uint8Array;
   created_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
-export interface ProofRootsTable {
+interface ProofRootsTable {
   day: string;
   asset: Asset;
   root: Uint8Array;
@@ -233,7 +233,7 @@ export interface ProofRootsTable {
   built_at: Timestamp;
 }
 
-export interface ProofLeavesTable {
+interface ProofLeavesTable {
   user_id: Big;
   day: string;
   asset: Asset;
@@ -246,7 +246,7 @@ export interface ProofLeavesTable {
   withdrawals_pending: Big;
 }
 
-export interface ProofNodesTable {
+interface ProofNodesTable {
   day: string;
   asset: Asset;
   level: number;

@@ -14,7 +14,7 @@ export function isRetryableConflict(error: unknown, depth = 0): boolean {
   return isRetryableConflict(error.cause, depth + 1);
 }
 
-export const CONFLICT_ATTEMPTS = 8;
+const CONFLICT_ATTEMPTS = 8;
 
 const pause = (attempt: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** Math.min(attempt, 6)));

@@ -17,8 +17,6 @@ export class AppError extends Error {
   }
 }
 
-export const fail = (name: ErrorName, detail?: string): AppError => new AppError(name, detail);
-
 function toAppError(error: FastifyError | Error): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof InsufficientBalance) return new AppError('BALANCE');
@@ -35,7 +33,7 @@ function toAppError(error: FastifyError | Error): AppError {
   return new AppError('INTERNAL');
 }
 
-export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
+function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const entry = ERRORS[error.errorName];
   const msg = translate(entry.message, messageLanguage(request.headers['x-lang']));
   return reply.status(entry.http).send({ code: entry.code, msg, data: null });
@@ -59,7 +57,7 @@ function envelopeText(name: ErrorName, language: unknown): string {
  * in full within REQUEST_TIMEOUT_MS (408), a version we do not speak (505), anything else it
  * cannot read (400). Each gets the envelope, in the caller's language when its headers arrived.
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const name: ErrorName =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'TIMEOUT' : VERSION_PARSE_ERRORS.has(error.code ?? '') ? 'HTTP_VERSION' : 'BAD_REQUEST';

@@ -38,7 +38,7 @@ export function createMetrics(): Metrics {
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** Whether the request carries `Authorization: Bearer <token>`, compared in constant time. */
-export function hasMetricsToken(headers: IncomingHttpHeaders, token: string): boolean {
+function hasMetricsToken(headers: IncomingHttpHeaders, token: string): boolean {
   const header = headers.authorization;
   if (typeof header !== 'string') return false;
   // Digests of both sides: equal lengths, so the comparison time tells nothing about the token.

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { DAY_MS } from './clock.ts';
 
 /** How long a POST's stored answer is kept: a retry after that runs as a new request. */
-export const IDEMPOTENCY_RETENTION_DAYS = 7;
+const IDEMPOTENCY_RETENTION_DAYS = 7;
 
 /**
  * Removes what has expired: idempotency answers past their retention, used or expired sign-in

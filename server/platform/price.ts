@@ -28,7 +28,7 @@ export function usdtInAic(usdt: bigint, price: string): bigint {
 }
 
 /** (new - old) / old * 100, truncated to 2 decimals, exact. */
-export function percentChange(oldValue: string, newValue: string): string {
+function percentChange(oldValue: string, newValue: string): string {
   const a = parseRate(oldValue);
   const b = parseRate(newValue);
   if (a.numerator === 0n) return '0.00';

@@ -27,7 +27,7 @@ export const nodeSha256: SyncSha256 = (data) => hash('sha256', data, 'buffer');
  * (withdrawals_pending): the platform owes them until approved. The exchange_wallet account is
  * the holder's balance at the exchange, not a liability of the platform.
  */
-export const LEAF_ACCOUNTS = {
+const LEAF_ACCOUNTS = {
   wallet: 'wallet',
   earning: 'earning',
   rewards: 'rewards',
@@ -39,9 +39,9 @@ export const LEAF_KINDS = Object.values(LEAF_ACCOUNTS);
 type LeafKind = (typeof LEAF_KINDS)[number];
 
 /** Leaves and tree levels are kept this many days (holders download recent proofs); roots stay. */
-export const KEEP_DAYS = 30;
+const KEEP_DAYS = 30;
 /** The root of an asset nobody holds: 32 zero bytes, total 0 (no proof can lead to it). */
-export const EMPTY_ROOT = new Uint8Array(32);
+const EMPTY_ROOT = new Uint8Array(32);
 
 const PAGE = 16 * CHUNK_SIZE;
 const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);

@@ -11,7 +11,7 @@ import { newKey } from '../test/signIn.ts';
  * (unicode, null bytes, injection strings) or nothing; extra fields, broken bodies and odd
  * headers come on top.
  */
-export type Schema = {
+type Schema = {
   type?: string;
   enum?: unknown[];
   const?: unknown;
@@ -26,7 +26,7 @@ export type Schema = {
   required?: string[];
 };
 
-export type Field = { name: string; in: 'query' | 'path' | 'body'; required: boolean; schema: Schema };
+type Field = { name: string; in: 'query' | 'path' | 'body'; required: boolean; schema: Schema };
 
 export type Operation = {
   parameters?: { name: string; in: string; required?: boolean; schema: Schema }[];
@@ -43,7 +43,7 @@ export type FuzzRequest = {
 };
 
 /** Strings that have broken servers: injection, encodings, null bytes, numbers in disguise. */
-export const NASTY = [
+const NASTY = [
   "' OR '1'='1", "1; DROP TABLE accounts; --", "1' UNION SELECT token_hash FROM sessions --", '\\', '"', '%',
   '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', '{{7*7}}', `$${'{7*7}'}`, '../../etc/passwd',
   '\u0000', 'a\u0000b', '%00', '\u202e', '\ud800', '😀😀', '١٢٣', '１２３', 'NaN', 'Infinity', '-0', '1e309',
@@ -82,7 +82,7 @@ function enumValues(schema: Schema): unknown[] | undefined {
 const isDate = (s: string) => /^\d{4}-\d{2}-\d{2}/.test(s);
 
 /** A value the field's schema (or, for amounts, the server's amount rules) refuses. */
-export function invalidValue(field: Field, operator: boolean): fc.Arbitrary<unknown> {
+function invalidValue(field: Field, operator: boolean): fc.Arbitrary<unknown> {
   const { schema } = field;
   const wire = field.in !== 'body';
   const structural: fc.Arbitrary<unknown>[] = field.in === 'path' ? [] : wire ? [manyValues.map((a) => a.map(String))] : [manyValues, objectValue];
@@ -142,7 +142,7 @@ function validSample(field: Field): unknown {
  * ids beyond bigint, impossible days that match a day's pattern, NUL, lone surrogates,
  * injection strings, the extremes of a range.
  */
-export function edgeValues(field: Field): unknown[] {
+function edgeValues(field: Field): unknown[] {
   const { schema } = field;
   if (enumValues(schema)) return [];
   if (schema.pattern) {
@@ -168,7 +168,7 @@ const encode = (text: string) =>
   encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
 
 /** The inputs a route declares: path and query parameters, and the JSON body's properties. */
-export function fieldsOf(op: Operation | undefined): Field[] {
+function fieldsOf(op: Operation | undefined): Field[] {
   const fields: Field[] = [];
   for (const p of op?.parameters ?? []) {
     if (p.in === 'query' || p.in === 'path') fields.push({ name: p.name, in: p.in, required: p.required === true, schema: p.schema });

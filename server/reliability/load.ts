@@ -7,7 +7,7 @@ import { checkLedger } from '../ledger/ledger.ts';
  * Shared pieces of the load tests (the bank test, the extended bank test, the kill -9 test):
  * HTTP calls as the web app makes them, random choices, concurrent clients, the ledger check.
  */
-export type Envelope<T = unknown> = { code: number; msg: string; data: T };
+type Envelope<T = unknown> = { code: number; msg: string; data: T };
 
 /** One POST as the web app sends it; keeping it lets a client send it again with its key. */
 export type Call = { path: string; token: string; body: object; key: string };

@@ -1,11 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Gauge, Histogram } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
-import type { Metrics } from '../operator/observability.ts';
 import { checkTree } from '../team/tree.ts';
 import { settleDue } from './settle.ts';
+
+/**
+ * The figures the scheduler records. `operator/observability.ts`'s `Metrics` has them, passed in
+ * by `main.ts`, so settlement imports nothing of operator.
+ */
+type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge };
 
 /**
  * Looks for settlement work every interval: finished current cycles and finished days (and,
@@ -13,7 +19,7 @@ import { settleDue } from './settle.ts';
  * number of server processes may run it; the per-day lock and the keyed income rows make sure
  * each effect happens once.
  */
-export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics: Metrics): () => void {
+export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics: SchedulerMetrics): () => void {
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
   let running = false;
   let checked = false;

@@ -5,7 +5,7 @@ import { type MovementRow, movementsAfter } from './repository.ts';
 import { statementType } from './types.ts';
 
 /** Postings read per query: one page of the export. */
-export const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = 1000;
 
 /** An amount with exactly 8 decimals and its sign ("-12.50000000"): exact, never a float. */
 export function fixed8(value: bigint): string {
@@ -21,7 +21,7 @@ export function csvField(value: string): string {
 export const csvLine = (fields: readonly string[]): string => `${fields.map(csvField).join(',')}\r\n`;
 
 /** Running balances per account ("asset|account"), summed from the postings in order. */
-export class RunningBalances {
+class RunningBalances {
   private readonly balances = new Map<string, bigint>();
   add(row: { asset: string; account: string; amount: bigint }): bigint {
     const key = `${row.asset}|${row.account}`;
@@ -31,7 +31,7 @@ export class RunningBalances {
   }
 }
 
-export function movementLine(row: MovementRow, balanceAfter: bigint): string {
+function movementLine(row: MovementRow, balanceAfter: bigint): string {
   return csvLine([
     row.created_at.toISOString(),
     String(row.entry_id),

@@ -6,15 +6,15 @@ import { AppError } from '../http/errors.ts';
 import { type AccountTotals, type Cursor, type MovementRow, monthMovements, monthTotals } from './repository.ts';
 import { statementType } from './types.ts';
 
-export const MONTHLY_PAGE = 50;
+const MONTHLY_PAGE = 50;
 
 /** A UTC month "YYYY-MM" as [first moment, first moment of the next month). */
-export function monthRange(month: string): { from: Date; to: Date } {
+function monthRange(month: string): { from: Date; to: Date } {
   const [year, mon] = month.split('-').map(Number) as [number, number];
   return { from: new Date(Date.UTC(year, mon - 1, 1)), to: new Date(Date.UTC(year, mon, 1)) };
 }
 
-export const monthOf = (date: Date): string => date.toISOString().slice(0, 7);
+const monthOf = (date: Date): string => date.toISOString().slice(0, 7);
 
 const CURSOR_RE = /^(\d{1,19})\|(AIC|USDT)\|([a-z_]{1,40})$/;
 
@@ -25,7 +25,7 @@ function parseCursor(cursor: string | undefined): Cursor | null {
   return { entryId: BigInt(match[1] as string), asset: match[2] as string, account: match[3] as string };
 }
 
-export function toMovement(row: MovementRow, balanceAfter: bigint): Movement {
+function toMovement(row: MovementRow, balanceAfter: bigint): Movement {
   return {
     time: row.created_at.toISOString(),
     entryId: String(row.entry_id),

@@ -16,7 +16,7 @@ const secured = { security: [{ bearer: [] }] };
 const tags = ['statement'];
 
 /** The CSV's columns as the API documentation states them (docs/statements.md says more). */
-export const CSV_DESCRIPTION = [
+const CSV_DESCRIPTION = [
   'Every ledger movement of the signed-in holder, the whole history, oldest first, as CSV',
   '(RFC 4180: comma-separated, CRLF line ends, a header line, fields with a comma or quote quoted).',
   'Streamed page by page. Columns:',

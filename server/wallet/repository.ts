@@ -130,7 +130,7 @@ const emptyBalances = (): WalletBalances => {
 };
 
 /** The wallet, pending and exchange balances of several users per asset, in one read. */
-export async function walletBalancesOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, WalletBalances>> {
+async function walletBalancesOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, WalletBalances>> {
   const rows = await db
     .selectFrom('accounts')
     .select(['user_id', 'asset', 'kind', 'balance'])

@@ -28,7 +28,7 @@ const MINIMUM = 1n; // recharge and transfer in: 1e-8, any amount above zero (PR
 const FEE = 0n;
 
 /** The least withdrawal or transfer out (WITHDRAW_MINIMUM, whole units of the asset), exactly. */
-export function withdrawMinimumOf(ctx: AppContext): Units {
+function withdrawMinimumOf(ctx: AppContext): Units {
   const parsed = parseAmount(ctx.config.withdrawMinimum);
   if (!parsed.ok) throw new Error('WITHDRAW_MINIMUM is not a decimal amount');
   return parsed.value;

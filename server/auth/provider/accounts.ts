@@ -4,14 +4,14 @@ import type { Db } from '../../db/connect.ts';
 /** The exchange's own accounts, simulated for the embedded provider. */
 export type ExchangeAccount = { subject: string; name: string };
 
-export const DEMO_ACCOUNTS: ExchangeAccount[] = [
+const DEMO_ACCOUNTS: ExchangeAccount[] = [
   { subject: 'demo-alice', name: 'Alice' },
   { subject: 'demo-bob', name: 'Bob' },
   { subject: 'demo-chen', name: '陈伟' },
   { subject: 'demo-siti', name: 'Siti' },
 ];
 
-export const MAX_NAME_LENGTH = 40;
+const MAX_NAME_LENGTH = 40;
 
 export async function ensureDemoAccounts(db: Db): Promise<void> {
   await db

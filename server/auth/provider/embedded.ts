@@ -9,7 +9,7 @@ import { providerKeys } from './keys.ts';
 import { signInPage } from './page.ts';
 import { databaseAdapter } from './store.ts';
 
-export const PROVIDER_PREFIX = '/oidc';
+const PROVIDER_PREFIX = '/oidc';
 const SIGN_IN_PREFIX = '/signin';
 
 /** First-party client only: its grant is made without a consent screen. */

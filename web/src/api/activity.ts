@@ -7,7 +7,7 @@ import { queryKeys } from './queries.ts';
 
 /** Keys under the team and earn prefixes, so the invalidations after money moves reach them. */
 export const activityKey = [...queryKeys.team, 'activity'] as const;
-export const positionsKey = [...queryKeys.earn, 'positions'] as const;
+const positionsKey = [...queryKeys.earn, 'positions'] as const;
 
 /** The recruitment activity: phase, countdown, figures inside it, unlock progress. */
 export const useActivity = () => useQuery({ queryKey: activityKey, queryFn: () => apiGet<ActivityData>(PATHS.activity) });

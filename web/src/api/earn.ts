@@ -17,7 +17,7 @@ import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
 
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 /** Which order list: fixed terms (product-list) or every order (my-product-list). */
 export type OrderListName = 'fixed' | 'all';

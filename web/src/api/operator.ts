@@ -25,7 +25,6 @@ const SETTLE_TIMEOUT_MS = 10 * 60_000;
 export type ReviewItem = ReviewQueueData['items'][number];
 export type ParamVersion = Static<typeof ParamsData>['items'][number];
 export type AuditEntry = AuditData['items'][number];
-export type DayReport = SettleData['reports'][number];
 
 /** Every operator query starts with this key: invalidate it after any operator action. */
 export const operatorKeys = {
@@ -36,7 +35,7 @@ export const operatorKeys = {
   audit: ['operator', 'audit'] as const,
 };
 
-export const REVIEWS_PAGE_SIZE = 20;
+const REVIEWS_PAGE_SIZE = 20;
 
 /** The review queue, oldest first, a page at a time (cursor `after`), optionally one holder's. */
 export const useReviews = (userId?: string) =>

@@ -3,7 +3,7 @@ import { PATHS } from '../../../contract/paths.ts';
 import type { InclusionProof, ProofRootData } from '../../../contract/proof.ts';
 import { apiGet } from './client.ts';
 
-export const proofKeys = {
+const proofKeys = {
   root: (day?: string) => ['proof', 'root', day ?? 'latest'] as const,
 };
 

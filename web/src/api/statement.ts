@@ -3,10 +3,10 @@ import { PATHS } from '../../../contract/paths.ts';
 import type { MonthlyData } from '../../../contract/statement.ts';
 import { apiDownload, apiGet } from './client.ts';
 
-export const STATEMENT_PAGE_SIZE = 50;
+const STATEMENT_PAGE_SIZE = 50;
 
 /** Statement queries start with this key (a part of the wallet's: money moves refresh them). */
-export const statementKey = ['wallet', 'statement'] as const;
+const statementKey = ['wallet', 'statement'] as const;
 
 /** A month's statement (null: the server's current month), movements page by page. */
 export const useMonthlyStatement = (month: string | null) =>

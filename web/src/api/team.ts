@@ -7,7 +7,7 @@ import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
 
-export const TEAM_PAGE_SIZE = 20;
+const TEAM_PAGE_SIZE = 20;
 
 /** Network income: claimable, locked, the next release and the unlock tier. */
 export const useZeroProfit = () =>

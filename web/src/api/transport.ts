@@ -6,7 +6,7 @@ import { messageKeyForCode, messageKeyForHttpStatus, NO_ANSWER } from '../../../
  * timeout, yet its catalogue has a7 "network timeout, try again later": the product waits
  * this long, then says a7 (PRODUCT decision, docs/spec-coverage.md section 8).
  */
-export const REQUEST_TIMEOUT_MS = 30_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 /** What came back: the status and the parsed body (null when it was not JSON). */
 export type Answer = { status: number; ok: boolean; body: unknown };

@@ -9,7 +9,7 @@ import { ApiError, TOAST_MS } from './client.ts';
  * answer at all (network), timeouts, gateway errors, or the server still busy with the key.
  * Retrying such an action must reuse its key so the server runs it at most once.
  */
-export const UNSETTLED = new Set([0, 408, 131, 502, 503, 504]);
+const UNSETTLED = new Set([0, 408, 131, 502, 503, 504]);
 
 export type IdempotentAction<B, R> = {
   /** Sends the call with the action's Idempotency-Key. */

@@ -14,7 +14,7 @@ import { queryKeys } from './queries.ts';
 /** The records filter as sent: a type and a UTC range (from inclusive, to exclusive). */
 export type RecordsFilter = { type?: TransferType; from?: string; to?: string };
 
-export const RECORDS_PAGE_SIZE = 20;
+const RECORDS_PAGE_SIZE = 20;
 
 const MOVE_PATHS: Record<TransferType, string> = {
   recharge: PATHS.recharge,

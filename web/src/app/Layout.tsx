@@ -3,7 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useMatches, useOutlet } from 'react-router';
 import { session, storage } from '../lib/storage.ts';
 import { useSignedIn } from '../session/store.ts';
-import type { RouteMeta } from './routes.tsx';
+
+/**
+ * Route meta (spec section 2), set on the routes in routes.tsx: the title key, and noCache for
+ * views that must not be kept.
+ */
+export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
 
 function useRouteMeta(): RouteMeta | undefined {
   const matches = useMatches();

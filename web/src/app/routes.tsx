@@ -1,16 +1,13 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { HomePage } from '../pages/home/HomePage.tsx';
-import { Layout } from './Layout.tsx';
-
-/** Route meta (spec section 2): the title key, and noCache for views that must not be kept. */
-export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
+import { Layout, type RouteMeta } from './Layout.tsx';
 
 const meta = (title: string, options: Omit<RouteMeta, 'title'> = {}): { handle: RouteMeta } => ({
   handle: { title, ...options },
 });
 const signedInOnly = { auth: true };
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     path: '/',
     element: <Layout />,

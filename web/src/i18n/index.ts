@@ -25,7 +25,7 @@ const antdEnglish = () => import('antd-mobile/es/locales/en-US');
  * language's tag and the app's own keys (spec section 1) map to and from it.
  */
 const languageOf = (key: LanguageKey) => LANGUAGES.find((l) => l.key === key) ?? LANGUAGES[0];
-export const keyOfTag = (tag: string | undefined): LanguageKey =>
+const keyOfTag = (tag: string | undefined): LanguageKey =>
   LANGUAGES.find((l) => l.htmlLang === tag)?.key ?? DEFAULT_LANGUAGE;
 
 async function loadLanguage(key: LanguageKey): Promise<string> {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { STORAGE_PREFIX } from './storage.ts';
 
 /** A choice remembered on this device (localStorage); `fallback` when absent, unknown or unreadable. */
-export function readChoice<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+function readChoice<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
   try {
     const value = localStorage.getItem(`${STORAGE_PREFIX}${name}`);
     return allowed.find((choice) => choice === value) ?? fallback;
@@ -11,7 +11,7 @@ export function readChoice<T extends string>(name: string, allowed: readonly T[]
   }
 }
 
-export function writeChoice(name: string, value: string): void {
+function writeChoice(name: string, value: string): void {
   try {
     localStorage.setItem(`${STORAGE_PREFIX}${name}`, value);
   } catch {

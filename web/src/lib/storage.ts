@@ -41,7 +41,7 @@ export const storage = {
   },
 };
 
-export const PREVIOUS_ROUTE = 'previousRoute';
+const PREVIOUS_ROUTE = 'previousRoute';
 
 const FORCE_LOGIN = 'forceLogin';
 

@@ -2,7 +2,7 @@ import type { ZeroProfitData } from '../../../contract/team.ts';
 import { unitsOf } from './amount.ts';
 
 /** One unlock tier on the progress bar: its holding (1e-8 units), share and place (0..100). */
-export type TierMark = { holding: bigint; percent: string; at: number };
+type TierMark = { holding: bigint; percent: string; at: number };
 
 export type UnlockProgress = {
   held: bigint;

@@ -7,7 +7,7 @@ import { session, storage } from '../lib/storage.ts';
 import { sessionStore } from './store.ts';
 
 /** The web app's home address, as the exchange should send the window back to it. */
-export const homeUrl = () => `${location.origin}${location.pathname}`;
+const homeUrl = () => `${location.origin}${location.pathname}`;
 
 /**
  * Spec section 4: ask for the authorisation address and navigate the window to it. Its state is

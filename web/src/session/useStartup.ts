@@ -5,7 +5,7 @@ import { loginWithStoredCode, startAuthorisation } from './auth.ts';
 import { sessionStore } from './store.ts';
 
 /** After a login the dashboard loads about 0.2 s later (spec section 9). */
-export const POST_LOGIN_DELAY_MS = 200;
+const POST_LOGIN_DELAY_MS = 200;
 
 export type StartupPhase = 'ready' | 'signing-in' | 'redirecting' | 'signed-out';
 

@@ -6,7 +6,7 @@ import { formatUnits, mulRate, parseAmount, parseRate, UNIT } from '../../../../
  */
 
 /** The spec's coefficient base (section 9: 1.02 to the power N); product info does not publish it. */
-export const COEFFICIENT_BASE = '1.02';
+const COEFFICIENT_BASE = '1.02';
 
 /** A decimal string with up to 8 decimals as 1e-8 units; null when absent or malformed. */
 export function scaled(value: string | null | undefined): bigint | null {

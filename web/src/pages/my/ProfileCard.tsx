@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserInfoData } from '../../../../contract/team.ts';
 
 /** The level badge V0..V5, read out as "Level V1". */
-export function LevelBadge({ level }: { level: number }) {
+function LevelBadge({ level }: { level: number }) {
   const { t } = useTranslation();
   return (
     <span className="level-badge" data-level={level}>

@@ -2,7 +2,7 @@ import { Dialog, TextArea } from 'antd-mobile';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export const REASON_MAX = 200;
+const REASON_MAX = 200;
 
 /**
  * Rejecting asks why (the holder sees the reason on the record) and is itself the

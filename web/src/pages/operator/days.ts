@@ -25,7 +25,7 @@ export function addDays(day: string, days: number): string {
   return new Date(time).toISOString().slice(0, 10);
 }
 
-export const utcDayOf = (instant: Date): string => instant.toISOString().slice(0, 10);
+const utcDayOf = (instant: Date): string => instant.toISOString().slice(0, 10);
 
 const latest = (days: readonly (string | null | undefined)[]): string | null =>
   days.reduce<string | null>((best, day) => (day && (!best || day > best) ? day : best), null);

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatAmount } from '../../../../contract/format.ts';
 import { usePublishedRoot } from '../../api/proof.ts';
 
-export const shortRoot = (hex: string) => `${hex.slice(0, 8)}…${hex.slice(-6)}`;
+const shortRoot = (hex: string) => `${hex.slice(0, 8)}…${hex.slice(-6)}`;
 
 /** Home: the latest published proof of liabilities in one line, leading to the proof screen. */
 export function ProofLine() {
