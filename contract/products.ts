@@ -66,6 +66,7 @@ export const PRODUCT_REGISTRY = {
 } as const satisfies Record<Product, ProductDefinition>;
 
 export const productOf = (product: Product): ProductDefinition => PRODUCT_REGISTRY[product];
+export const kindOf = (order: { product: Product }): ProductKind => PRODUCT_REGISTRY[order.product].kind;
 
 /** The products of a kind, in registry order. */
 export const productsOfKind = (kind: ProductKind): Product[] =>

@@ -35,9 +35,3 @@ export type UpcomingChange = Static<typeof UpcomingChange>;
  */
 export const FIRST_VERSION_DAY = '2000-01-01';
 
-/** Which parameters make each product's terms. */
-export const PRODUCT_TERMS = {
-  current: ['earn.current.daily_rate'],
-  fixed30: ['earn.fixed30.daily_rate'],
-  reinvest360: ['earn.360.pool_output_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
-} as const;

@@ -6,7 +6,7 @@ import { answers, ok } from '../http/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { earnParams } from '../earn/params.ts';
 import { aprOf } from '../earn/routes.ts';
-import { TERM_DAYS } from '../earn/service.ts';
+import { PRODUCT_REGISTRY } from '../../contract/products.ts';
 import { shortLived } from '../platform/cache.ts';
 import { utcDay } from '../platform/clock.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
@@ -69,7 +69,7 @@ async function figures(ctx: AppContext, today: string) {
         subscribed: formatUnits(stable),
         dailyRate: params.fixed30DailyRate,
         apr: aprOf(params.fixed30DailyRate),
-        termDays: TERM_DAYS.fixed30 ?? 30,
+        termDays: PRODUCT_REGISTRY.fixed30.termDays,
       },
     },
   };

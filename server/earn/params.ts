@@ -6,6 +6,8 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
+import { productOf } from '../../contract/products.ts';
+import type { Product } from '../db/schema.ts';
 
 /** The earn parameters in force on a day: configuration defaults, overridden by versions. */
 export type EarnParams = {
@@ -71,6 +73,18 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     poolDailyOutputRate: raw.poolDailyOutputRate,
     versions,
   };
+}
+
+/** The parameters that are daily rates, by their names. */
+const RATE_KEYS: Record<string, 'currentDailyRate' | 'fixed30DailyRate'> = {
+  [EARN_PARAM_NAMES.currentDailyRate]: 'currentDailyRate',
+  [EARN_PARAM_NAMES.fixed30DailyRate]: 'fixed30DailyRate',
+};
+
+/** A product's daily rate in force (its registry entry names the parameter); null for a pool share. */
+export function dailyRateOf(params: EarnParams, product: Product): string | null {
+  const key = RATE_KEYS[productOf(product).rateParam ?? ''];
+  return key ? params[key] : null;
 }
 
 const SCALE = 100_000_000n;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { FIRST_VERSION_DAY, PRODUCT_TERMS, type RateHistoryData, type RateVersion, type UpcomingChange } from '../../contract/rates.ts';
+import { productOf } from '../../contract/products.ts';
+import { FIRST_VERSION_DAY, type RateHistoryData, type RateVersion, type UpcomingChange } from '../../contract/rates.ts';
 import { TEAM_RULE_NAMES, type TeamRules, teamRuleTexts } from '../../contract/teamRules.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
@@ -46,7 +47,7 @@ export async function rateHistory(db: Db, config: Config, today: string): Promis
 
 /** The soonest announced change to a product's terms, if any. */
 export function upcomingFor(history: RateHistoryData, product: Product): UpcomingChange {
-  const terms: readonly string[] = PRODUCT_TERMS[product];
+  const terms = productOf(product).termParams;
   const next = history.items
     .filter((v) => v.status === 'upcoming' && terms.includes(v.name))
     .sort((a, b) => String(a.effectiveDay).localeCompare(String(b.effectiveDay)))[0];

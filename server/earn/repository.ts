@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { daysBetween } from './params.ts';
-import { isActive } from '../../contract/products.ts';
+import { isActive, productOf } from '../../contract/products.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -51,13 +51,14 @@ export function toOrder(row: OrderRow, now: Date): Order {
   const active = isActive(row.status);
   const holding = row.principal + row.income;
   let countdownSeconds: number | null = null;
-  if (row.product === 'current' && active && row.cycle_start) {
+  const { kind } = productOf(row.product);
+  if (kind === 'flexible' && active && row.cycle_start) {
     countdownSeconds = seconds(row.cycle_start.getTime() + (row.cycles_paid + 1) * DAY_MS - now.getTime());
   } else if (row.matures_day && active) {
     countdownSeconds = seconds(Date.parse(`${row.matures_day}T00:00:00Z`) - now.getTime());
   }
   const redeemableNow =
-    (row.product === 'current' && active) || (row.product === 'fixed30' && row.status === 'redeemable');
+    (kind === 'flexible' && active) || (kind === 'fixed' && row.status === 'redeemable');
   return {
     id: String(row.id),
     product: row.product,
@@ -71,7 +72,7 @@ export function toOrder(row: OrderRow, now: Date): Order {
     maturesDay: row.matures_day,
     remainingDays: row.matures_day && active ? daysBetween(utcDay(now), row.matures_day) : null,
     countdownSeconds,
-    power: row.product === 'reinvest360' ? formatUnits(row.power) : null,
+    power: kind === 'pool' ? formatUnits(row.power) : null,
     coefficient: row.coefficient,
   };
 }

@@ -30,14 +30,15 @@ import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { bindInviter } from '../team/binding.ts';
-import { coefficientScaled, daysBetween, earnParams, formatScaled } from './params.ts';
+import { coefficientScaled, dailyRateOf, daysBetween, earnParams, formatScaled } from './params.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
 import { findOrder, listOrders, toOrder } from './repository.ts';
-import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest, TERM_DAYS } from './service.ts';
+import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import type { Product } from '../db/schema.ts';
 import { ORDERS } from '../db/statuses.ts';
+import { productOf } from '../../contract/products.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
@@ -92,16 +93,12 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         rateHistory(ctx.db, ctx.config, today),
       ]);
       const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
-      const rates = { current: params.currentDailyRate, fixed30: params.fixed30DailyRate, reinvest360: null };
       return ok({
-        products: PRODUCTS.map((product) => ({
-          product,
-          dailyRate: rates[product],
-          apr: rates[product] === null ? null : aprOf(rates[product]),
-          termDays: TERM_DAYS[product],
-          cycleHours: product === 'current' ? 24 : null,
-          upcoming: upcomingFor(history, product),
-        })),
+        products: PRODUCTS.map((product) => {
+          const rate = dailyRateOf(params, product);
+          const { termDays, cycleHours } = productOf(product);
+          return { product, dailyRate: rate, apr: rate === null ? null : aprOf(rate), termDays, cycleHours, upcoming: upcomingFor(history, product) };
+        }),
         minimum: formatUnits(params.minimum),
         dailyQuota: formatUnits(params.dailyQuota),
         quotaLeft: formatUnits(params.dailyQuota > used ? params.dailyQuota - used : 0n),

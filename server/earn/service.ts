@@ -7,12 +7,11 @@ import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { findOrder, type OrderRow, toOrder } from './repository.ts';
-import { isActive } from '../../contract/products.ts';
+import { isActive, kindOf, productOf } from '../../contract/products.ts';
 import { coefficientScaled, type EarnParams, earnParams, formatScaled, powerOf } from './params.ts';
 
 type Trx = Transaction<Database>;
 
-export const TERM_DAYS: Record<Product, number | null> = { current: null, fixed30: 30, reinvest360: 360 };
 
 /** Refusing a subscription over the quota: 102 (a3) when none is left today, else 300 (a9). */
 async function quotaRefusal(trx: Trx, userId: bigint, day: string, quota: bigint): Promise<AppError> {
@@ -49,9 +48,9 @@ export async function quotaUsed(db: AppContext['db'], userId: bigint, day: strin
 /** A new order's row as it will be stored (id aside): what the buy inserts and answers. */
 export function newOrder(params: EarnParams, input: { userId: bigint; product: Product; amount: bigint }, now: Date): OrderRow {
   const today = utcDay(now);
-  const term = TERM_DAYS[input.product];
-  const startDay = input.product === 'current' ? today : addDays(today, 1);
-  const coefficient = input.product === 'reinvest360' ? coefficientScaled(params, today) : null;
+  const { kind, termDays: term } = productOf(input.product);
+  const startDay = kind === 'flexible' ? today : addDays(today, 1);
+  const coefficient = kind === 'pool' ? coefficientScaled(params, today) : null;
   return {
     id: 0n,
     user_id: input.userId,
@@ -136,14 +135,14 @@ async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeeme
 /** Current: principal and the income of completed cycles back to the wallet, any time. */
 export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
   const row = await findOrder(trx, userId, orderId, true);
-  if (row?.product !== 'current' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
+  if (!row || kindOf(row) !== 'flexible' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
   return payOut(ctx, trx, row, 'redeemed');
 }
 
 /** 30-day: principal plus income once matured; early redemption is refused. */
 export async function redeemRegular(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
   const row = await findOrder(trx, userId, orderId, true);
-  if (row?.product !== 'fixed30') throw new AppError('REDEEM_NONE');
+  if (!row || kindOf(row) !== 'fixed') throw new AppError('REDEEM_NONE');
   if (isActive(row.status)) throw new AppError('NOT_MATURE');
   if (row.status !== 'redeemable') throw new AppError('REDEEM_NONE');
   return payOut(ctx, trx, row, 'redemption_successful');
@@ -152,7 +151,7 @@ export async function redeemRegular(ctx: AppContext, trx: Trx, userId: bigint, o
 /** Switches reinvestment of a 360-day order's daily earnings on or off. */
 export async function setReinvest(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint, on: boolean) {
   const row = await findOrder(trx, userId, orderId, true);
-  if (row?.product !== 'reinvest360' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
+  if (!row || kindOf(row) !== 'pool' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
   const status = row.status === 'confirming' ? 'confirming' : on ? 'reinvested' : 'in_progress';
   await trx
     .updateTable('orders')
