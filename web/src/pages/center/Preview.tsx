@@ -4,6 +4,7 @@ import { formatAmount } from '../../../../contract/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { dailyIncome, dailyShare, powerOf, scaled, termIncome } from './estimate.ts';
+import { productOf } from '../../../../contract/products.ts';
 
 const shown = (units: bigint) => formatAmount(formatUnits(units));
 
@@ -16,7 +17,7 @@ export function Preview({ product, info, amount }: { product: Product; info: Pro
   const card = info.products.find((p) => p.product === product);
   const value = amount ?? 0n;
   let figures: { label: string; value: string; unit?: string }[];
-  if (product === 'reinvest360') {
+  if (productOf(product).kind === 'pool') {
     const power = powerOf(value, info.powerMultiplier, info.coefficient);
     const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n);
     figures = [

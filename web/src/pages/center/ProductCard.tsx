@@ -5,6 +5,7 @@ import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { paramLabelKey } from '../operator/params.ts';
 import { ratePercent } from './estimate.ts';
+import { productOf } from '../../../../contract/products.ts';
 
 /**
  * One product: its daily rate and the equivalent APR (so it compares with other platforms),
@@ -12,6 +13,7 @@ import { ratePercent } from './estimate.ts';
  */
 export function ProductCard({ product, info }: { product: Product; info: ProductInfoData }) {
   const { t } = useTranslation();
+  const pool = productOf(product).kind === 'pool';
   const card = info.products.find((p) => p.product === product);
   const rate = ratePercent(card?.dailyRate ?? null);
   const name = t(`product.${product}.name`);
@@ -26,7 +28,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
           label={t('earn.term')}
           value={card?.termDays ? t('earn.termDays', { count: card.termDays }) : t('earn.termFlexible')}
         />
-        {product === 'reinvest360' && (
+        {pool && (
           <>
             <Figure label={t('earn.coefficient')} value={formatFigure(info.coefficient)} />
             <Figure label={t('earn.poolOutputToday')} value={formatAmount(info.poolOutputToday)} unit="AIC" />
@@ -34,7 +36,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
           </>
         )}
       </dl>
-      {product === 'reinvest360' && (
+      {pool && (
         <p className="product-card__formula">
           {t('earn.powerFormula', { multiplier: info.powerMultiplier, coefficient: formatFigure(info.coefficient) })}
           <br />

@@ -4,6 +4,7 @@ import { unitsOf } from '../../lib/amount.ts';
 import { PowerProjection } from './PowerProjection.tsx';
 import { ProductCard } from './ProductCard.tsx';
 import { SubscribeForm } from './SubscribeForm.tsx';
+import { productOf } from '../../../../contract/products.ts';
 
 /** One product tab: the product, its subscribe form and, for 360-day, the power projection. */
 export function ProductPane({ product, info }: { product: Product; info: ProductInfoData }) {
@@ -14,7 +15,7 @@ export function ProductPane({ product, info }: { product: Product; info: Product
     <>
       <ProductCard product={product} info={info} />
       <SubscribeForm product={product} info={info} input={input} amount={amount} onInput={setInput} />
-      {product === 'reinvest360' && <PowerProjection info={info} amount={amount} />}
+      {productOf(product).kind === 'pool' && <PowerProjection info={info} amount={amount} />}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { Button, Dialog, Toast } from 'antd-mobile';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
-import { isActive } from '../../../../../contract/products.ts';
+import { isActive, kindOf } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../../../contract/format.ts';
 import { TOAST_MS } from '../../../api/client.ts';
 import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
@@ -10,8 +10,8 @@ import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
 /** What an order offers now: current redeems any time, 30-day once redeemable; 360-day reinvests. */
 function actionsOf(order: Order): { redeem: OrderAction | null; reinvest: boolean } {
   const active = isActive(order.status);
-  if (order.product === 'current') return { redeem: active ? 'redeemCurrent' : null, reinvest: false };
-  if (order.product === 'fixed30') return { redeem: order.status === 'redeemable' ? 'redeemRegular' : null, reinvest: false };
+  if (kindOf(order) === 'flexible') return { redeem: active ? 'redeemCurrent' : null, reinvest: false };
+  if (kindOf(order) === 'fixed') return { redeem: order.status === 'redeemable' ? 'redeemRegular' : null, reinvest: false };
   return { redeem: null, reinvest: active };
 }
 

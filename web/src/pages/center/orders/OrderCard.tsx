@@ -7,6 +7,7 @@ import { Figure } from '../../../components/Figure.tsx';
 import { seenAt } from '../../../lib/countdown.ts';
 import { formatDateTime } from '../../../lib/time.ts';
 import { OrderActions } from './OrderActions.tsx';
+import { kindOf } from '../../../../../contract/products.ts';
 
 const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'warning' | 'danger'> = {
   confirming: 'warning',
@@ -25,6 +26,7 @@ const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'wa
  */
 export function OrderCard({ order }: { order: Order }) {
   const { t } = useTranslation();
+  const kind = kindOf(order);
   const label = t('earn.orders.order', { product: t(`product.${order.product}.name`), id: order.id });
   return (
     <li className="order" aria-label={label}>
@@ -38,15 +40,15 @@ export function OrderCard({ order }: { order: Order }) {
         <Figure label={t('earn.orders.quantity')} value={formatAmount(order.quantity)} unit="AIC" />
         <Figure label={t('earn.orders.income')} value={formatAmount(order.income)} unit="AIC" />
         <Figure label={t('earn.orders.redeemable')} value={formatAmount(order.redeemable)} unit="AIC" />
-        {order.product === 'reinvest360' && <Figure label={t('earn.power')} value={formatAmount(order.power)} />}
-        {order.product === 'fixed30' && (
+        {kind === 'pool' && <Figure label={t('earn.power')} value={formatAmount(order.power)} />}
+        {kind === 'fixed' && (
           <Figure
             label={t('earn.orders.remainingDays')}
             value={order.remainingDays === null ? formatAmount(null) : t('earn.termDays', { count: order.remainingDays })}
           />
         )}
         <Figure
-          label={t(order.product === 'current' ? 'earn.orders.cycleEnds' : 'earn.orders.countdown')}
+          label={t(kind === 'flexible' ? 'earn.orders.cycleEnds' : 'earn.orders.countdown')}
           value={<Countdown seconds={order.countdownSeconds} since={seenAt(order)} />}
         />
         <Figure
