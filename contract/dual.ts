@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
-import { Product } from './earn.ts';
+import { Product } from './products.ts';
 import { formatUnits, mulRate, parseAmount } from './money.ts';
 
 /**

@@ -1,21 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
+import { OrderStatus, Product } from './products.ts';
 import { UpcomingChange } from './rates.ts';
-
-export const Product = Type.Union([Type.Literal('current'), Type.Literal('fixed30'), Type.Literal('reinvest360')]);
-export type Product = Static<typeof Product>;
-export const PRODUCTS: readonly Product[] = ['current', 'fixed30', 'reinvest360'];
-
-export const OrderStatus = Type.Union([
-  Type.Literal('confirming'),
-  Type.Literal('in_progress'),
-  Type.Literal('redeemable'),
-  Type.Literal('redeemed'),
-  Type.Literal('redemption_successful'),
-  Type.Literal('reinvested'),
-  Type.Literal('ended'),
-]);
-export type OrderStatus = Static<typeof OrderStatus>;
 
 /** GET /api/product/info: the three products and what the user may still buy today. */
 const ProductCard = Type.Object({

@@ -1,5 +1,16 @@
-import type { OrderStatus, Product } from './earn.ts';
+import { type Static, Type } from 'typebox';
 import type { IncomeKind } from './income.ts';
+
+export const OrderStatus = Type.Union([
+  Type.Literal('confirming'),
+  Type.Literal('in_progress'),
+  Type.Literal('redeemable'),
+  Type.Literal('redeemed'),
+  Type.Literal('redemption_successful'),
+  Type.Literal('reinvested'),
+  Type.Literal('ended'),
+]);
+export type OrderStatus = Static<typeof OrderStatus>;
 
 /**
  * One place per product: what kind of product it is (which settlement steps, actions and
@@ -14,7 +25,6 @@ import type { IncomeKind } from './income.ts';
 export type ProductKind = 'flexible' | 'fixed' | 'pool';
 
 export type ProductDefinition = {
-  product: Product;
   kind: ProductKind;
   /** Days locked; null: redeemable any time. */
   termDays: number | null;
@@ -34,7 +44,6 @@ const RUNNING: readonly OrderStatus[] = ['confirming', 'in_progress'];
 
 export const PRODUCT_REGISTRY = {
   current: {
-    product: 'current',
     kind: 'flexible',
     termDays: null,
     cycleHours: 24,
@@ -44,7 +53,6 @@ export const PRODUCT_REGISTRY = {
     statuses: [...RUNNING, 'redemption_successful'],
   },
   fixed30: {
-    product: 'fixed30',
     kind: 'fixed',
     termDays: 30,
     cycleHours: null,
@@ -54,7 +62,6 @@ export const PRODUCT_REGISTRY = {
     statuses: [...RUNNING, 'redeemable', 'redeemed'],
   },
   reinvest360: {
-    product: 'reinvest360',
     kind: 'pool',
     termDays: 360,
     cycleHours: null,
@@ -63,16 +70,19 @@ export const PRODUCT_REGISTRY = {
     incomeKind: 'static',
     statuses: [...RUNNING, 'reinvested', 'ended'],
   },
-} as const satisfies Record<Product, ProductDefinition>;
+} as const satisfies Record<string, ProductDefinition>;
+
+/** The products, in the order screens list them. */
+export type Product = keyof typeof PRODUCT_REGISTRY;
+export const PRODUCTS = Object.keys(PRODUCT_REGISTRY) as Product[];
+/** The schema of a product name, for routes: one of the registry's keys. */
+export const Product = Type.Unsafe<Product>(Type.Union(PRODUCTS.map((product) => Type.Literal(product))));
 
 export const productOf = (product: Product): ProductDefinition => PRODUCT_REGISTRY[product];
 export const kindOf = (order: { product: Product }): ProductKind => PRODUCT_REGISTRY[order.product].kind;
 
 /** The products of a kind, in registry order. */
-export const productsOfKind = (kind: ProductKind): Product[] =>
-  Object.values(PRODUCT_REGISTRY as Record<Product, ProductDefinition>)
-    .filter((p) => p.kind === kind)
-    .map((p) => p.product);
+export const productsOfKind = (kind: ProductKind): Product[] => PRODUCTS.filter((product) => productOf(product).kind === kind);
 
 /**
  * Named groups of order statuses, the only place they are listed:

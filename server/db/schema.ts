@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely';
+import type { OrderStatus, Product } from '../../contract/products.ts';
 
 /** bigint columns come back as bigint (see db/connect.ts parsers); write bigint too. */
 type Big = ColumnType<bigint, bigint | number | string, bigint | number | string>;
@@ -128,15 +129,8 @@ interface ProviderStoreTable {
   consumed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
-export type Product = 'current' | 'fixed30' | 'reinvest360';
-export type OrderStatus =
-  | 'confirming'
-  | 'in_progress'
-  | 'redeemable'
-  | 'redeemed'
-  | 'redemption_successful'
-  | 'reinvested'
-  | 'ended';
+// The products and their statuses are the registry's (contract/products.ts).
+export type { OrderStatus, Product };
 
 type NullableDate = ColumnType<Date | null, Date | null | undefined, Date | null>;
 

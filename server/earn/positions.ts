@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
-import { PRODUCTS } from '../../contract/earn.ts';
+import { PRODUCTS } from '../../contract/products.ts';
 import { PositionsData } from '../../contract/dual.ts';
 import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';

@@ -1,23 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
-import {
-  BindBody,
-  BindData,
-  BuyBody,
-  ClaimData,
-  DailyIncomeData,
-  Order,
-  OrderIdBody,
-  OrderIdQuery,
-  OrderListData,
-  OrderListQuery,
-  PRODUCTS,
-  ProductInfoData,
-  RewardLogData,
-  RewardLogQuery,
-  UserLogData,
-  UserLogQuery,
-} from '../../contract/earn.ts';
+import { BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
+import { PRODUCTS } from '../../contract/products.ts';
 import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import type { Product } from '../../contract/earn.ts';
+import type { Product } from '../../contract/products.ts';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { INBOUND, type TransferType } from '../../contract/wallet.ts';

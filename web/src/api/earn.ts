@@ -1,17 +1,7 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
-import type {
-  BindData,
-  BuyBody,
-  ClaimData,
-  DailyIncomeData,
-  Order,
-  OrderListData,
-  OrderStatus,
-  Product,
-  ProductInfoData,
-  RewardLogData,
-} from '../../../contract/earn.ts';
+import type { BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderListData, ProductInfoData, RewardLogData } from '../../../contract/earn.ts';
+import type { OrderStatus, Product } from '../../../contract/products.ts';
 import { PATHS } from '../../../contract/paths.ts';
 import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
+import type { Product } from '../../../../contract/products.ts';
 import { formatAmount } from '../../../../contract/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { Figure } from '../../components/Figure.tsx';

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
+import type { Product } from '../../../../contract/products.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { paramLabelKey } from '../operator/params.ts';

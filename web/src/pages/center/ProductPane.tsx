@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
+import type { Product } from '../../../../contract/products.ts';
 import { unitsOf } from '../../lib/amount.ts';
 import { PowerProjection } from './PowerProjection.tsx';
 import { ProductCard } from './ProductCard.tsx';

@@ -1,7 +1,8 @@
 import { Button, Dialog, Toast } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Product, ProductInfoData } from '../../../../contract/earn.ts';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
+import type { Product } from '../../../../contract/products.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useBuy } from '../../api/earn.ts';

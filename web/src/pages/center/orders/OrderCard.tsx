@@ -1,6 +1,7 @@
 import { Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import type { Order, OrderStatus } from '../../../../../contract/earn.ts';
+import type { Order } from '../../../../../contract/earn.ts';
+import type { OrderStatus } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../../../contract/format.ts';
 import { Countdown } from '../../../components/Countdown.tsx';
 import { Figure } from '../../../components/Figure.tsx';

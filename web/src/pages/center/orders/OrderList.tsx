@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PRODUCTS, type Product } from '../../../../../contract/earn.ts';
+import { PRODUCTS, type Product } from '../../../../../contract/products.ts';
 import { useTranslation } from 'react-i18next';
 import { type OrderListName, type OrderQuery, useOrders } from '../../../api/earn.ts';
 import { PagedList } from '../../../components/PagedList.tsx';
