@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { ProofLedgerCheck } from './proof.ts';
 
-export const DayReport = Type.Object({
+const DayReport = Type.Object({
   day: Type.String(),
   status: Type.String({ description: 'done, waiting_funds or already_done' }),
   fixed: Type.Integer(),
@@ -63,7 +63,7 @@ export const ParamsData = Type.Object({
   items: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() })),
 });
 
-export const TreeCheckData = Type.Object({
+const TreeCheckData = Type.Object({
   ok: Type.Boolean(),
   /** Holders whose stored path is not their inviter's path plus the inviter. */
   stalePaths: Type.Integer(),

@@ -6,7 +6,7 @@ export type ParamName = ParamBody['name'];
 export { PARAM_NAMES };
 
 /** Each parameter's label key under operator.params.names (its name has dots i18next would split). */
-export const PARAM_LABELS: Record<ParamName, string> = {
+const PARAM_LABELS: Record<ParamName, string> = {
   'price.aic_usd': 'price',
   'earn.current.daily_rate': 'currentRate',
   'earn.fixed30.daily_rate': 'fixed30Rate',
