@@ -1,9 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
-import { STATUS_GROUPS, type StatusGroup } from '../../contract/products.ts';
+import { type ProductKind, productsOfKind, STATUS_GROUPS, type StatusGroup } from '../../contract/products.ts';
 
-const list = (group: StatusGroup): RawBuilder<unknown> =>
-  // The statuses are the registry's own constants, never input: safe to write into the SQL.
-  sql.raw(`(${STATUS_GROUPS[group].map((status) => `'${status}'`).join(', ')})`);
+// The statuses and product names are the registry's own constants, never input: safe to write
+// into the SQL (as literals, so the planner matches the partial index on active orders).
+const quoted = (values: readonly string[]): RawBuilder<unknown> => sql.raw(`(${values.map((v) => `'${v}'`).join(', ')})`);
+const list = (group: StatusGroup) => quoted(STATUS_GROUPS[group]);
+
+/** The registry's products of a kind as an SQL list, for `product in ${productsIn('fixed')}`. */
+export const productsIn = (kind: ProductKind): RawBuilder<unknown> => quoted(productsOfKind(kind));
 
 /**
  * The named status groups of contract/products.ts as SQL lists, for `status in ${ORDERS.held}`:

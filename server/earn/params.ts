@@ -1,12 +1,12 @@
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import { coefficientOf } from '../../contract/income.ts';
-import { parseAmount } from '../../contract/money.ts';
+import { parseAmount, parseRate } from '../../contract/money.ts';
 import type { EarnDefaults } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
-import { productOf } from '../../contract/products.ts';
+import { type ProductKind, productOf, productsOfKind } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
 
 /** The earn parameters in force on a day: configuration defaults, overridden by versions. */
@@ -85,6 +85,33 @@ const RATE_KEYS: Record<string, 'currentDailyRate' | 'fixed30DailyRate'> = {
 export function dailyRateOf(params: EarnParams, product: Product): string | null {
   const key = RATE_KEYS[productOf(product).rateParam ?? ''];
   return key ? params[key] : null;
+}
+
+/** The day the version of a product's daily rate in force took effect (null: the configured default). */
+export function rateFromOf(params: EarnParams, product: Product): string | null {
+  const key = RATE_KEYS[productOf(product).rateParam ?? ''];
+  return key ? params.versions[key] : null;
+}
+
+/**
+ * For the orders of a kind's products, as SQL over the `orders` row: the day's accrual on
+ * `base` at each product's daily rate in force (divided exactly, truncated at 1e-8), and that
+ * rate and the day its version took effect (the income line's inputs).
+ */
+export function productRates(params: EarnParams, kind: ProductKind) {
+  const rows = productsOfKind(kind).map((product) => {
+    const rate = dailyRateOf(params, product) ?? '0';
+    const { numerator, denominator } = parseRate(rate);
+    return { product, rate, from: rateFromOf(params, product), num: numerator.toString(), den: denominator.toString() };
+  });
+  const byProduct = (value: (row: (typeof rows)[number]) => RawBuilder<unknown>) =>
+    sql`case product ${sql.join(rows.map((row) => sql`when ${row.product} then ${value(row)}`), sql` `)} end`;
+  return {
+    accrual: (base: RawBuilder<unknown>) =>
+      sql`(${byProduct((row) => sql`div(${base}::numeric * ${row.num}::numeric, ${row.den}::numeric)`)})::bigint`,
+    rate: byProduct((row) => sql`${row.rate}::text`),
+    rateFrom: byProduct((row) => sql`${row.from}::text`),
+  };
 }
 
 const SCALE = 100_000_000n;

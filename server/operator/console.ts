@@ -4,14 +4,14 @@ import type { ParamBody } from '../../contract/operator.ts';
 import { teamRuleKey, teamRuleProblem } from '../../contract/teamRules.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { earnParams } from '../earn/params.ts';
+import { earnParams, productRates } from '../earn/params.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { proofLedgerChecks } from '../proof/repository.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';
 import { checkTree } from '../team/tree.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /** Money enters the treasury or the pool from outside (the platform's own funds). */
 export async function fund(
@@ -70,12 +70,12 @@ export async function ledgerReport(ctx: AppContext) {
   // Tomorrow's interest at the rate in force tomorrow (a scheduled change may start then),
   // divided exactly as settlement divides it.
   const tomorrow = addDays(utcDay(ctx.clock.now()), 1);
-  const rate = parseRate((await earnParams(ctx.db, ctx.config.earn, tomorrow)).fixed30DailyRate);
+  const rates = productRates(await earnParams(ctx.db, ctx.config.earn, tomorrow), 'fixed');
   const [treasury, pool, fixed, days] = await Promise.all([
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'treasury' }),
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
-    sql<{ total: bigint }>`select coalesce(sum(div(principal::numeric * ${rate.numerator}, ${rate.denominator})), 0)::bigint as total
-      from orders where product = 'fixed30' and status in ${ORDERS.active}`.execute(ctx.db),
+    sql<{ total: bigint }>`select coalesce(sum(${rates.accrual(sql`principal`)}), 0)::bigint as total
+      from orders where product in ${productsIn('fixed')} and status in ${ORDERS.active}`.execute(ctx.db),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
   ]);
   const fixedNextDay = fixed.rows[0]?.total ?? 0n;

@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { parseRate } from '../../contract/money.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { coefficientScaled, type EarnParams, earnParams } from '../earn/params.ts';
+import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { buildProofs } from '../proof/build.ts';
@@ -11,6 +11,8 @@ import { moveWithinUsers } from './moveWithinUsers.ts';
 import { payIncome, Shortfall } from './payIncome.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
+import { productsOfKind, STATUS_GROUPS } from '../../contract/products.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 type Trx = Transaction<Database>;
 
@@ -18,11 +20,6 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
 
 /** One process at a time works on a given day; the others wait, then find it done. */
 const lockDay = (trx: Trx, day: string) => sql`select pg_advisory_xact_lock(7201002, ${dayNumber(day)})`.execute(trx);
-
-const rateParts = (rate: string) => {
-  const { numerator, denominator } = parseRate(rate);
-  return { num: numerator.toString(), den: denominator.toString() };
-};
 
 export type DayReport = {
   day: string;
@@ -49,9 +46,9 @@ async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promi
   });
 }
 
-/** Fixed 30-day: each day of the term accrues principal × daily rate, from the treasury. */
+/** Fixed-term products: each day of the term accrues principal × the product's daily rate, from the treasury. */
 function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
-  const { num, den } = rateParts(params.fixed30DailyRate);
+  const rates = productRates(params, 'fixed');
   return payIncome(trx, {
     day,
     kind: 'fixed',
@@ -59,12 +56,12 @@ function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
     at: now,
     candidates: sql`
       select user_id, id as order_id,
-        div(principal::numeric * ${num}::numeric, ${den}::numeric)::bigint as amount,
+        ${rates.accrual(sql`principal`)} as amount,
         'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
-        jsonb_build_object('principal', principal::text, 'rate', ${params.fixed30DailyRate}::text,
-          'rateFrom', ${params.versions.fixed30DailyRate}::text) as inputs
+        jsonb_build_object('principal', principal::text, 'rate', ${rates.rate},
+          'rateFrom', ${rates.rateFrom}) as inputs
       from orders
-      where product = 'fixed30' and status in ('confirming', 'in_progress')
+      where product in ${productsIn('fixed')} and status in ${ORDERS.active}
         and start_day <= ${day}::date and ${day}::date < matures_day`,
   });
 }
@@ -91,7 +88,7 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const output = (poolBalance * numerator) / denominator;
   const power = await sql<{ total: bigint }>`
     select coalesce(sum(power), 0)::bigint as total from orders
-    where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+    where product in ${productsIn('pool')} and status in ${ORDERS.active}
       and start_day <= ${day}::date and ${day}::date < matures_day`.execute(trx);
   const totalPower = power.rows[0]?.total ?? 0n;
   const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance };
@@ -118,7 +115,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
         select user_id, id, reinvest, power,
           div(${output.toString()}::numeric * power, ${totalPower.toString()}::numeric)::bigint as amount
         from orders
-        where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+        where product in ${productsIn('pool')} and status in ${ORDERS.active}
           and start_day <= ${day}::date and ${day}::date < matures_day
       )
       select user_id, id as order_id, amount,
@@ -143,15 +140,15 @@ async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
     ? await trx
         .updateTable('orders')
         .set({ status: 'redeemable' })
-        .where('product', '=', 'fixed30')
-        .where('status', 'in', ['confirming', 'in_progress'])
+        .where('product', 'in', productsOfKind('fixed'))
+        .where('status', 'in', STATUS_GROUPS.active)
         .where('matures_day', '<=', next)
         .executeTakeFirst()
     : { numUpdatedRows: 0n };
   const ended = await moveWithinUsers(trx, {
     changes: sql`
       update orders set status = 'ended', closed_at = ${now}
-      where product = 'reinvest360' and status in ('confirming', 'in_progress', 'reinvested')
+      where product in ${productsIn('pool')} and status in ${ORDERS.active}
         and matures_day <= ${next}::date
       returning user_id, principal as amount`,
     from: 'earning',
@@ -250,13 +247,13 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
     const due = await sql<{ day: string }>`
       select distinct ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date::text as day
       from orders
-      where product = 'current' and status = 'in_progress'
+      where product in ${productsIn('flexible')} and status = 'in_progress'
         and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
       order by day limit 1`.execute(ctx.db);
     const day = due.rows[0]?.day;
     if (!day) return paid;
     const params = await earnParams(ctx.db, ctx.config.earn, day);
-    const { num, den } = rateParts(params.currentDailyRate);
+    const rates = productRates(params, 'flexible');
     try {
       const result = await inStep(ctx, day, (trx) =>
         payIncome(trx, {
@@ -266,12 +263,12 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
           at: asOf,
           candidates: sql`
             select user_id, id as order_id,
-              div((principal + income)::numeric * ${num}::numeric, ${den}::numeric)::bigint as amount,
+              ${rates.accrual(sql`(principal + income)`)} as amount,
               'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
-              jsonb_build_object('holding', (principal + income)::text, 'rate', ${params.currentDailyRate}::text,
-                'cycle', cycles_paid + 1, 'rateFrom', ${params.versions.currentDailyRate}::text) as inputs
+              jsonb_build_object('holding', (principal + income)::text, 'rate', ${rates.rate},
+                'cycle', cycles_paid + 1, 'rateFrom', ${rates.rateFrom}) as inputs
             from orders
-            where product = 'current' and status = 'in_progress'
+            where product in ${productsIn('flexible')} and status = 'in_progress'
               and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
               and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date
             -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so

@@ -15,6 +15,7 @@ import { SYSTEM } from '../ledger/ledger.ts';
 import { paramHistory } from '../platform/params.ts';
 import { teamRules } from '../team/rules.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
+import { productsIn } from '../db/statuses.ts';
 
 /**
  * Recomputes every income line of a settled day from its stored inputs and the raw records
@@ -161,13 +162,13 @@ async function* linesOf(db: Db, day: string, kinds: string[]): AsyncGenerator<Li
   }
 }
 
-/** Every 30-day order running on the day has exactly one accrual line. */
+/** Every fixed-term order running on the day has exactly one accrual line. */
 async function checkFixedComplete(db: Db, day: string, lines: number, problem: (text: string) => void) {
   const { rows } = await sql<{ n: bigint }>`
     select count(*)::bigint as n from orders
-    where product = 'fixed30' and start_day <= ${day}::date and ${day}::date < matures_day`.execute(db);
+    where product in ${productsIn('fixed')} and start_day <= ${day}::date and ${day}::date < matures_day`.execute(db);
   const running = Number(rows[0]?.n ?? 0n);
-  if (running !== lines) problem(`${running} 30-day orders ran on the day, ${lines} accrual lines`);
+  if (running !== lines) problem(`${running} fixed-term orders ran on the day, ${lines} accrual lines`);
 }
 
 /** What the lines add up to is what left the paying system account, per kind. */
