@@ -16,6 +16,8 @@ import { paramHistory } from '../platform/params.ts';
 import { teamRules } from '../team/rules.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import { productsIn } from '../db/statuses.ts';
+import { productOf } from '../../contract/products.ts';
+import type { Product } from '../db/schema.ts';
 
 /**
  * Recomputes every income line of a settled day from its stored inputs and the raw records
@@ -32,7 +34,8 @@ export type VerifyReport = {
   problemCount: number;
 };
 
-type Line = { user_id: bigint; order_id: bigint; kind: string; amount: bigint; inputs: IncomeInputs };
+/** An income line, with its order's product (null for a rebate: its order is the earner's). */
+type Line = { user_id: bigint; order_id: bigint; kind: string; amount: bigint; inputs: IncomeInputs; product: Product | null };
 type InForce = { value: string; from: string | null };
 
 const PAGE = 10_000;
@@ -46,10 +49,15 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
     const [version] = await paramHistory(db, EARN_PARAM_NAMES[key], day, 1);
     return version ? { value: version.value, from: version.effectiveDay } : { value: config.earn[key], from: null };
   };
-  const rates = {
-    fixed: await param('fixed30DailyRate'),
-    current: await param('currentDailyRate'),
-    output: await param('poolDailyOutputRate'),
+  const rates = { output: await param('poolDailyOutputRate') };
+  // Each product's daily rate in force, by the parameter its registry entry names.
+  const dailyRates = new Map<string, Promise<InForce | null>>();
+  const rateOf = (product: Product | null): Promise<InForce | null> => {
+    const name = product ? productOf(product).rateParam : null;
+    const key = (Object.keys(EARN_PARAM_NAMES) as (keyof typeof EARN_PARAM_NAMES)[]).find((k) => EARN_PARAM_NAMES[k] === name);
+    if (!key) return Promise.resolve(null);
+    if (!dailyRates.has(key)) dailyRates.set(key, param(key));
+    return dailyRates.get(key) as Promise<InForce | null>;
   };
   const base = await param('coefficientBase');
   const launch = await param('launchDay');
@@ -80,11 +88,12 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
       if (error instanceof MissingInput) return problem(`${where(line)}: input ${error.message} missing`);
       throw error;
     }
-    if (line.kind === 'fixed') {
-      fixedLines++;
-      checkRate(line, rates.fixed);
-    } else if (line.kind === 'current') checkRate(line, rates.current);
-    else if (line.kind === 'static') {
+    if (line.kind === 'fixed' || line.kind === 'current') {
+      if (line.kind === 'fixed') fixedLines++;
+      const inForce = await rateOf(line.product);
+      if (inForce) checkRate(line, inForce);
+      else problem(`${where(line)}: its order's product ${line.product ?? 'is missing'} has no daily rate`);
+    } else if (line.kind === 'static') {
       staticAmounts.set(`${line.user_id}|${line.order_id}`, line.amount);
       staticPower += BigInt(String(line.inputs.power));
       checkStatic(line);
@@ -151,6 +160,7 @@ async function* linesOf(db: Db, day: string, kinds: string[]): AsyncGenerator<Li
     let q = db
       .selectFrom('income')
       .select(['user_id', 'order_id', 'kind', 'amount', 'inputs'])
+      .select(sql<Product | null>`(select o.product from orders o where o.user_id = income.user_id and o.id = income.order_id)`.as('product'))
       .where('day', '=', day)
       .where('kind', 'in', kinds);
     if (after) q = q.where(sql<boolean>`(user_id, order_id, kind) > (${after[0]}, ${after[1]}, ${after[2]})`);
