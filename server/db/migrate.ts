@@ -1,4 +1,5 @@
 import { type Migration, sql } from 'kysely';
+import { SQL_FUNCTIONS } from '../sqlFunctions.ts';
 import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';
 import * as m0002 from './migrations/0002_users_and_sessions.ts';
@@ -39,9 +40,10 @@ export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
 const MIGRATION_LOCK = 7_004_201;
 
 /**
- * Applies the migrations not yet recorded in `kysely_migration`, all in one transaction under
- * an advisory lock, so two processes starting at once migrate once. Unordered: a migration
- * written side by side with a later one (0009 landing after 0011 ran somewhere) still applies.
+ * Applies the migrations not yet recorded in `kysely_migration`, then (re)defines the SQL
+ * functions, all in one transaction under an advisory lock, so two processes starting at once
+ * migrate once. Unordered: a migration written side by side with a later one (0009 landing
+ * after 0011 ran somewhere) still applies.
  *
  * Kysely's own Migrator asks whether its tables exist by introspecting every table of the
  * database, which fails ("schema … does not exist") when another process drops a schema
@@ -65,5 +67,14 @@ export async function migrateToLatest(db: Db): Promise<void> {
       }
       await sql`insert into kysely_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(trx);
     }
+    await defineFunctions(trx);
   });
+}
+
+/**
+ * SQL functions are code, not schema: every start replaces them with the text in the folders
+ * that own them (server/sqlFunctions.ts lists them), after the migrations they rely on.
+ */
+async function defineFunctions(trx: Db): Promise<void> {
+  for (const definition of SQL_FUNCTIONS) await definition.execute(trx);
 }

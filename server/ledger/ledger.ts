@@ -23,6 +23,13 @@ const mayGoNegative = (key: AccountKey) => key.userId === SYSTEM && key.kind ===
 
 const keyOf = (p: AccountKey) => `${p.userId}|${p.asset}|${p.kind}`;
 
+const compare = <T>(a: T, b: T) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Key order: user id as a number, then asset and kind in byte order, as `applyToBalances`
+ * (balances.ts) orders its rows, so every writer locks accounts in the same order. */
+const byKey = (a: AccountKey, b: AccountKey) =>
+  compare(a.userId, b.userId) || compare(a.asset, b.asset) || compare(a.kind, b.kind);
+
 function assertBalanced(postings: Posting[]): void {
   const sums = new Map<Asset, bigint>();
   for (const p of postings) {
@@ -48,7 +55,7 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
   }
   const ordered = [...merged.values()]
     .filter((p) => p.amount !== 0n)
-    .sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+    .sort(byKey);
 
   const entry = await trx
     .insertInto('journal_entries')
@@ -104,7 +111,8 @@ async function applyPosting(trx: Transaction<Database>, p: Posting): Promise<voi
   }
 }
 
-function isCheckViolation(error: unknown): boolean {
+/** SQLSTATE 23514: a CHECK refused the row (here: `balance_not_negative`). */
+export function isCheckViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23514';
 }
 

@@ -2,9 +2,9 @@ import { sql, type Transaction } from 'kysely';
 import { parseAmount, parseRate } from '../../contract/money.ts';
 import type { TeamConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
+import { payIncome } from '../income/payIncome.ts';
+import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
-import { moveWithinUsers } from '../settlement/moveWithinUsers.ts';
-import { payIncome } from '../settlement/payIncome.ts';
 
 type Trx = Transaction<Database>;
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { UNIT } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
+import { postBatch } from '../ledger/batch.ts';
 
 export type Member = { id: bigint; inviter: bigint | null; path: bigint[]; principal: bigint };
 
@@ -67,20 +68,15 @@ export async function insertTree(db: Db, members: Member[], startDay: string): P
   }
   await sql`select setval(pg_get_serial_sequence('users', 'id'), (select max(id) from users))`.execute(db);
   const funding = 100_000_000n * UNIT;
-  await sql`with e as (insert into journal_entries (kind, ref) values ('test_tree', 'tree') returning id),
-    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
-    total as (select coalesce(sum(amount), 0)::bigint as amount from per_user),
-    p as (insert into postings (entry_id, user_id, asset, kind, amount)
-      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
-      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + ${2n * funding}) from e, total
-      union all select e.id, 0, 'AIC', 'treasury', ${funding} from e
-      union all select e.id, 0, 'AIC', 'supercomputing_pool', ${funding} from e)
-    insert into accounts (user_id, asset, kind, balance, allow_negative)
-      select user_id, 'AIC', 'earning', amount, false from per_user
-      union all select 0, 'AIC', 'exchange', -(total.amount + ${2n * funding}), true from total
-      union all select 0, 'AIC', 'treasury', ${funding}, false
-      union all select 0, 'AIC', 'supercomputing_pool', ${funding}, false
-    on conflict (user_id, asset, kind) do update set balance = accounts.balance + excluded.balance`.execute(db);
+  await postBatch(db, {
+    kind: 'test_tree',
+    ref: 'tree',
+    lines: sql`
+      select user_id, 'earning' as kind, sum(principal)::bigint as amount from orders group by user_id
+      union all select 0, 'exchange', -(coalesce(sum(principal), 0) + ${2n * funding}::bigint) from orders
+      union all select 0, 'treasury', ${funding}::bigint
+      union all select 0, 'supercomputing_pool', ${funding}::bigint`,
+  });
   // Fresh bulk data has no statistics until autovacuum gets to it; plan with real ones.
   await sql`analyze`.execute(db);
 }

@@ -1,0 +1,114 @@
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { AccountKind, Asset, Database } from '../db/schema.ts';
+import { applyToBalances, KEY_ORDER } from './balances.ts';
+import { InsufficientBalance, isCheckViolation } from './ledger.ts';
+
+/**
+ * One journal entry over many accounts, from rows SQL computes: the set-based form of
+ * `postEntry` for settlement and bulk data. The caller's own writes (income rows, order
+ * updates, lock-ups) go in `with`, so a step stays one statement.
+ */
+type BatchEntry = {
+  kind: string;
+  ref: string;
+  /** When the entry is dated (the app's clock); the database's time without it. */
+  at?: Date | undefined;
+  /** All lines are of this asset (AIC unless said). */
+  asset?: Asset;
+  /**
+   * The caller's CTEs, `name as (...), name as (...)`, written first in the same statement;
+   * `lines` and `report` may read them. Names starting with `batch_` are the ledger's.
+   */
+  with?: RawBuilder<unknown>;
+  /**
+   * A query yielding `user_id, kind, amount`: the postings, debits negative. Lines of one
+   * account add up into one posting and zero ones are dropped; together they must sum to zero.
+   */
+  lines: RawBuilder<unknown>;
+  /** The caller's columns of the answer, e.g. sql`(select count(*) from paid) as paid`. */
+  report?: RawBuilder<unknown>;
+};
+
+/** What was posted: the entry (none when every line was zero), its postings, the money credited. */
+type Posted = { entry: bigint | null; postings: number; moved: bigint };
+
+type Row = { entry: bigint | null; postings: bigint; moved: bigint; imbalance: bigint };
+
+/**
+ * Posts one batch in a single statement: the entry, a posting per account, and the balances
+ * (`applyToBalances`: key order, credits create accounts, debits under the CHECK). Nothing of
+ * the books is written unless the lines balance; an overdraft (or a debit of a missing account)
+ * fails the whole statement with `InsufficientBalance`, the caller's writes in `with` included.
+ * An unbalanced batch throws too, but the caller's `with` writes stand unless its transaction
+ * rolls back: run batches with such writes in a transaction.
+ */
+export async function postBatch<R extends object = object>(db: Kysely<Database>, batch: BatchEntry): Promise<Posted & R> {
+  let row: (Row & R) | undefined;
+  try {
+    row = (await batchStatement<R>(batch).execute(db)).rows[0];
+  } catch (error) {
+    if (isCheckViolation(error)) throw new InsufficientBalance();
+    throw error;
+  }
+  if (!row) throw new Error('a ledger batch answered nothing');
+  const { imbalance, postings, ...rest } = row;
+  if (imbalance !== 0n) throw new Error(`entry ${batch.kind} ${batch.ref} does not balance: ${imbalance}`);
+  return { ...rest, postings: Number(postings) } as Posted & R;
+}
+
+function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
+  const callerCtes = batch.with ? sql`${batch.with},` : sql``;
+  const report = batch.report ? sql`, ${batch.report}` : sql``;
+  return sql<Row & R>`
+    with ${callerCtes}
+    batch_lines as (${batch.lines}),
+    batch_merged as (
+      select user_id::bigint as user_id, ${batch.asset ?? 'AIC'}::text as asset, kind::text as kind,
+        sum(amount)::bigint as amount
+      from batch_lines group by user_id, kind having sum(amount) <> 0
+    ),
+    batch_entry as (
+      insert into journal_entries (kind, ref, created_at)
+      select ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
+      where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
+      returning id
+    ),
+    batch_postings as (
+      insert into postings (entry_id, user_id, asset, kind, amount)
+      select e.id, m.user_id, m.asset, m.kind, m.amount from batch_entry e cross join batch_merged m
+      returning 1
+    ),
+    -- Reads batch_entry: an unbalanced batch, which has no entry, moves nothing.
+    batch_balances as (
+      ${sql.raw(applyToBalances(`(select m.* from batch_merged m cross join batch_entry order by ${KEY_ORDER}) l`))}
+      returning 1
+    )
+    select (select id from batch_entry) as entry,
+      (select count(*) from batch_merged) as postings,
+      (select coalesce(sum(amount), 0) from batch_merged where amount > 0)::bigint as moved,
+      (select coalesce(sum(amount), 0) from batch_merged)::bigint as imbalance
+      ${report}`;
+}
+
+/**
+ * Moves AIC between two accounts of each user, for every row `changes` yields (a data-changing
+ * statement returning user_id and amount, e.g. lock-ups released or orders ended): one entry, a
+ * pair of postings per user, in one statement. Answers how many rows `changes` yielded.
+ */
+export async function moveWithinUsers(
+  trx: Transaction<Database>,
+  move: { changes: RawBuilder<unknown>; from: AccountKind; to: AccountKind; kind: string; ref: string; at?: Date },
+): Promise<number> {
+  const posted = await postBatch<{ changed: bigint }>(trx, {
+    kind: move.kind,
+    ref: move.ref,
+    at: move.at,
+    with: sql`changed as (${move.changes})`,
+    lines: sql`
+      select user_id, ${move.from}::text as kind, -amount as amount from changed where amount > 0
+      union all
+      select user_id, ${move.to}::text, amount from changed where amount > 0`,
+    report: sql`(select count(*) from changed) as changed`,
+  });
+  return Number(posted.changed);
+}
