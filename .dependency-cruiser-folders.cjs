@@ -6,22 +6,9 @@
  * Production code only: test code may reach across folders (server/db/*.test.ts uses the
  * harness in server/test/, which uses db); the module pass checks it.
  */
-const { existsSync } = require('node:fs');
-const { join } = require('node:path');
 const base = require('./.dependency-cruiser.cjs');
 
 const testCode = base.forbidden.find((rule) => rule.name === 'production-not-to-test-code').from.pathNot;
-
-// The one cycle left (issue 22): server/team/settle.ts imports settlement's payIncome.ts and
-// moveWithinUsers.ts, a team -> settlement edge against settlement -> team and
-// settlement -> earn -> team. Those two files are moving to server/ledger; until they have,
-// team/settle.ts's own imports are left out of this pass. The exception ends by itself.
-const pendingMove = existsSync(join(__dirname, 'server/settlement/payIncome.ts'));
-if (pendingMove) {
-  console.warn(
-    'depcruise: folder pass leaves out server/team/settle.ts while server/settlement/payIncome.ts exists (issue 22)',
-  );
-}
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -39,7 +26,7 @@ module.exports = {
   options: {
     ...base.options,
     exclude: {
-      path: [base.options.exclude.path, testCode, ...(pendingMove ? ['^server/team/settle\\.ts$'] : [])].join('|'),
+      path: [base.options.exclude.path, testCode].join('|'),
     },
   },
 };
