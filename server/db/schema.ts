@@ -53,7 +53,8 @@ interface ParamsTable {
 }
 
 interface UsersTable {
-  id: ColumnType<bigint, never, never>;
+  /** Assigned by the database; test data may give its own. */
+  id: ColumnType<bigint, bigint | undefined, never>;
   subject: string;
   name: string;
   invite_code: string;

@@ -4,6 +4,11 @@ import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 /** Fastify's own Ajv factory (the same defaults, formats and pool it uses when left alone). */
 const fromPool = AjvCompiler();
 type Factory = typeof fromPool;
+/**
+ * What the pooled compiler really takes: Fastify hands it the route's definition (schema, method,
+ * url, part), though the package's types name only the schema.
+ */
+type CompileDefinition = (definition: FastifyRouteSchemaDef<unknown>) => ReturnType<ReturnType<Factory>>;
 type AjvOptions = import('@fastify/ajv-compiler').Options;
 
 /**
@@ -16,10 +21,10 @@ type AjvOptions = import('@fastify/ajv-compiler').Options;
 export const partValidators: Factory = (externalSchemas, options) => {
   const customOptions: AjvOptions = { removeAdditional: false, ...(options?.customOptions as AjvOptions | undefined) };
   const plugins = options?.plugins;
-  const wire = fromPool(externalSchemas, { plugins, customOptions: { ...customOptions, coerceTypes: 'array' } });
-  const body = fromPool(externalSchemas, { plugins, customOptions: { ...customOptions, coerceTypes: false } });
-  // Fastify calls the compiler with the route's definition (its types name only the schema).
-  const compile = (definition: FastifyRouteSchemaDef<unknown>) =>
-    (definition.httpPart === 'body' ? body : wire)(definition as never);
+  const pooled = (coerceTypes: 'array' | false) =>
+    fromPool(externalSchemas, { plugins, customOptions: { ...customOptions, coerceTypes } }) as unknown as CompileDefinition;
+  const wire = pooled('array');
+  const body = pooled(false);
+  const compile: CompileDefinition = (definition) => (definition.httpPart === 'body' ? body : wire)(definition);
   return compile as unknown as ReturnType<Factory>;
 };

@@ -38,7 +38,7 @@ export async function insertTree(db: Db, members: Member[], startDay: string): P
       .insertInto('users')
       .values(
         part.map((m) => ({
-          id: m.id as never,
+          id: m.id,
           subject: `tree-${m.id}`,
           name: `member ${m.id}`,
           invite_code: `T${m.id}`,

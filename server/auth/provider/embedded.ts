@@ -50,7 +50,7 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
     conformIdTokenClaims: false,
     claims: { openid: ['sub'], profile: ['name'] },
     cookies: { keys: cookieKeys },
-    jwks: jwks as never,
+    jwks,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `${SIGN_IN_PREFIX}/${interaction.uid}` },
     loadExistingGrant: loadGrant,
