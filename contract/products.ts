@@ -31,7 +31,9 @@ export type ProductDefinition = {
   /** Hours of one income cycle (flexible products). */
   cycleHours: number | null;
   /** The versioned parameter holding its daily rate; null where income is a pool share. */
-  rateParam: string | null;
+  rateParam: `earn.${string}` | null;
+  /** Its daily rate until one is configured (`EARN_<PRODUCT>_DAILY_RATE`) or scheduled. */
+  defaultDailyRate: string | null;
   /** Every parameter that makes its terms (announced on its card when one changes). */
   termParams: readonly string[];
   /** The income lines its orders earn. */
@@ -48,6 +50,7 @@ export const PRODUCT_REGISTRY = {
     termDays: null,
     cycleHours: 24,
     rateParam: 'earn.current.daily_rate',
+    defaultDailyRate: '0.001',
     termParams: ['earn.current.daily_rate'],
     incomeKind: 'current',
     statuses: [...RUNNING, 'redemption_successful'],
@@ -57,6 +60,7 @@ export const PRODUCT_REGISTRY = {
     termDays: 30,
     cycleHours: null,
     rateParam: 'earn.fixed30.daily_rate',
+    defaultDailyRate: '0.003',
     termParams: ['earn.fixed30.daily_rate'],
     incomeKind: 'fixed',
     statuses: [...RUNNING, 'redeemable', 'redeemed'],
@@ -66,6 +70,7 @@ export const PRODUCT_REGISTRY = {
     termDays: 360,
     cycleHours: null,
     rateParam: null,
+    defaultDailyRate: null,
     termParams: ['earn.360.pool_output_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
     incomeKind: 'static',
     statuses: [...RUNNING, 'reinvested', 'ended'],
@@ -79,6 +84,12 @@ export const PRODUCTS = Object.keys(PRODUCT_REGISTRY) as Product[];
 export const Product = Type.Unsafe<Product>(Type.Union(PRODUCTS.map((product) => Type.Literal(product))));
 
 export const productOf = (product: Product): ProductDefinition => PRODUCT_REGISTRY[product];
+
+/** The products earning at a daily rate, each with the parameter that holds it. */
+export const DAILY_RATE_PARAMS = PRODUCTS.flatMap((product) => {
+  const { rateParam } = productOf(product);
+  return rateParam ? [{ product, name: rateParam }] : [];
+});
 export const kindOf = (order: { product: Product }): ProductKind => PRODUCT_REGISTRY[order.product].kind;
 
 /** The products of a kind, in registry order. */

@@ -1,5 +1,6 @@
 import { formatUnits, parseAmount } from '../contract/money.ts';
 import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
+import { DAILY_RATE_PARAMS, type Product, productOf } from '../contract/products.ts';
 
 /**
  * Every configuration variable of the server, read from the environment once. Business
@@ -79,8 +80,6 @@ export type RecruitmentConfig = {
 };
 
 export type EarnDefaults = {
-  currentDailyRate: string;
-  fixed30DailyRate: string;
   dailyQuota: string;
   minimum: string;
   powerMultiplier: string;
@@ -88,6 +87,8 @@ export type EarnDefaults = {
   launchDay: string;
   coefficientMaxDays: string;
   poolDailyOutputRate: string;
+  /** Each rate-earning product's daily rate (the registry's products; `EARN_<PRODUCT>_DAILY_RATE`). */
+  dailyRates: Partial<Record<Product, string>>;
 };
 
 function envString(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -139,8 +140,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: list(env.OPERATOR_USER_IDS).map((id) => BigInt(id)),
     earn: {
-      currentDailyRate: envString(env, 'EARN_CURRENT_DAILY_RATE', '0.001'),
-      fixed30DailyRate: envString(env, 'EARN_FIXED30_DAILY_RATE', '0.003'),
       dailyQuota: envString(env, 'EARN_DAILY_QUOTA', '10000'),
       minimum: envString(env, 'EARN_MINIMUM', '1'),
       powerMultiplier: envString(env, 'POWER_MULTIPLIER', '5'),
@@ -148,6 +147,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       launchDay: envString(env, 'LAUNCH_DAY', '2026-11-01'),
       coefficientMaxDays: envString(env, 'COEFFICIENT_MAX_DAYS', '360'),
       poolDailyOutputRate: envString(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
+      dailyRates: Object.fromEntries(
+        DAILY_RATE_PARAMS.map(({ product }) => [
+          product,
+          envString(env, `EARN_${product.toUpperCase()}_DAILY_RATE`, productOf(product).defaultDailyRate ?? '0'),
+        ]),
+      ),
     },
     withdrawMinimum: envAmount(env, 'WITHDRAW_MINIMUM', '1'),
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),

@@ -4,7 +4,7 @@ import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { answers, ok } from '../http/schemas.ts';
 import type { AppContext } from '../context.ts';
-import { earnParams } from '../earn/params.ts';
+import { dailyRateOf, earnParams } from '../earn/params.ts';
 import { aprOf } from '../earn/routes.ts';
 import { PRODUCT_REGISTRY } from '../../contract/products.ts';
 import { shortLived } from '../platform/cache.ts';
@@ -67,8 +67,8 @@ async function figures(ctx: AppContext, today: string) {
       treasury: formatUnits(totals.treasury),
       stable: {
         subscribed: formatUnits(stable),
-        dailyRate: params.fixed30DailyRate,
-        apr: aprOf(params.fixed30DailyRate),
+        dailyRate: dailyRateOf(params, 'fixed30') ?? '0',
+        apr: aprOf(dailyRateOf(params, 'fixed30') ?? '0'),
         termDays: PRODUCT_REGISTRY.fixed30.termDays,
       },
     },

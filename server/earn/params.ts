@@ -6,13 +6,11 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
-import { type ProductKind, productOf, productsOfKind } from '../../contract/products.ts';
+import { DAILY_RATE_PARAMS, type ProductKind, productsOfKind } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
 
 /** The earn parameters in force on a day: configuration defaults, overridden by versions. */
 export type EarnParams = {
-  currentDailyRate: string;
-  fixed30DailyRate: string;
   dailyQuota: bigint;
   minimum: bigint;
   powerMultiplier: bigint;
@@ -21,12 +19,15 @@ export type EarnParams = {
   coefficientMaxDays: number;
   poolDailyOutputRate: string;
   /** For each value, the day its version took effect; null for the configured default. */
-  versions: Record<keyof EarnDefaults, string | null>;
+  versions: Record<Term, string | null>;
+  /** Each rate-earning product's daily rate in force, and the day its version took effect. */
+  dailyRates: Partial<Record<Product, { rate: string; from: string | null }>>;
 };
 
+/** The terms that are not a product's daily rate (those are named by the product registry). */
+type Term = Exclude<keyof EarnDefaults, 'dailyRates'>;
+
 export const EARN_PARAM_NAMES = {
-  currentDailyRate: 'earn.current.daily_rate',
-  fixed30DailyRate: 'earn.fixed30.daily_rate',
   dailyQuota: 'earn.daily_quota',
   minimum: 'earn.minimum',
   powerMultiplier: 'earn.360.multiplier',
@@ -34,7 +35,7 @@ export const EARN_PARAM_NAMES = {
   launchDay: 'earn.360.launch_day',
   coefficientMaxDays: 'earn.360.coefficient_max_days',
   poolDailyOutputRate: 'earn.360.pool_output_rate',
-} as const satisfies Record<keyof EarnDefaults, string>;
+} as const satisfies Record<Term, string>;
 
 const units = (text: string): bigint => {
   const parsed = parseAmount(text);
@@ -54,16 +55,19 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     .execute();
   const raw: EarnDefaults = { ...defaults };
   const versions = Object.fromEntries(Object.keys(EARN_PARAM_NAMES).map((key) => [key, null])) as EarnParams['versions'];
-  for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [keyof EarnDefaults, string][]) {
+  for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [Term, string][]) {
     const row = rows.find((r) => r.name === name);
     if (row) {
       raw[key] = row.value;
       versions[key] = row.effective_day;
     }
   }
+  const dailyRates: EarnParams['dailyRates'] = {};
+  for (const { product, name } of DAILY_RATE_PARAMS) {
+    const row = rows.find((r) => r.name === name);
+    dailyRates[product] = row ? { rate: row.value, from: row.effective_day } : { rate: defaults.dailyRates[product] ?? '0', from: null };
+  }
   return {
-    currentDailyRate: raw.currentDailyRate,
-    fixed30DailyRate: raw.fixed30DailyRate,
     dailyQuota: units(raw.dailyQuota),
     minimum: units(raw.minimum),
     powerMultiplier: BigInt(raw.powerMultiplier),
@@ -72,25 +76,18 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     coefficientMaxDays: Number.parseInt(raw.coefficientMaxDays, 10),
     poolDailyOutputRate: raw.poolDailyOutputRate,
     versions,
+    dailyRates,
   };
 }
 
-/** The parameters that are daily rates, by their names. */
-const RATE_KEYS: Record<string, 'currentDailyRate' | 'fixed30DailyRate'> = {
-  [EARN_PARAM_NAMES.currentDailyRate]: 'currentDailyRate',
-  [EARN_PARAM_NAMES.fixed30DailyRate]: 'fixed30DailyRate',
-};
-
 /** A product's daily rate in force (its registry entry names the parameter); null for a pool share. */
 export function dailyRateOf(params: EarnParams, product: Product): string | null {
-  const key = RATE_KEYS[productOf(product).rateParam ?? ''];
-  return key ? params[key] : null;
+  return params.dailyRates[product]?.rate ?? null;
 }
 
 /** The day the version of a product's daily rate in force took effect (null: the configured default). */
-export function rateFromOf(params: EarnParams, product: Product): string | null {
-  const key = RATE_KEYS[productOf(product).rateParam ?? ''];
-  return key ? params.versions[key] : null;
+function rateFromOf(params: EarnParams, product: Product): string | null {
+  return params.dailyRates[product]?.from ?? null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { productOf } from '../../contract/products.ts';
+import { DAILY_RATE_PARAMS, productOf } from '../../contract/products.ts';
 import { FIRST_VERSION_DAY, type RateHistoryData, type RateVersion, type UpcomingChange } from '../../contract/rates.ts';
 import { TEAM_RULE_NAMES, type TeamRules, teamRuleTexts } from '../../contract/teamRules.ts';
 import type { Config } from '../config.ts';
@@ -11,7 +11,8 @@ import { EARN_PARAM_NAMES } from './params.ts';
 function terms(config: Config): [string, string][] {
   const team = teamRuleTexts(config.team);
   return [
-    ...(Object.entries(EARN_PARAM_NAMES) as [keyof Config['earn'], string][]).map(([key, name]): [string, string] => [name, config.earn[key]]),
+    ...DAILY_RATE_PARAMS.map(({ product, name }): [string, string] => [name, config.earn.dailyRates[product] ?? '0']),
+    ...(Object.entries(EARN_PARAM_NAMES) as [keyof typeof EARN_PARAM_NAMES, string][]).map(([key, name]): [string, string] => [name, config.earn[key]]),
     ...(Object.entries(TEAM_RULE_NAMES) as [keyof TeamRules, string][]).map(([key, name]): [string, string] => [name, team[key]]),
   ];
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
+import { PRODUCT_REGISTRY } from '../../contract/products.ts';
 import { EARN_PARAM_NAMES } from '../earn/params.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { setParam } from '../platform/params.ts';
@@ -40,8 +41,8 @@ describe.each(DATABASES)('income verifier on %s', (kind) => {
     await buy('carol', 'reinvest360', '7000');
     await buy('carol', 'fixed30', '333.33333333');
     // Rate changes inside the 30 days: each day must use the version then in force.
-    await setParam(t.ctx.db, EARN_PARAM_NAMES.fixed30DailyRate, '2026-11-10', '0.0037');
-    await setParam(t.ctx.db, EARN_PARAM_NAMES.currentDailyRate, '2026-11-15', '0.00123');
+    await setParam(t.ctx.db, PRODUCT_REGISTRY.fixed30.rateParam, '2026-11-10', '0.0037');
+    await setParam(t.ctx.db, PRODUCT_REGISTRY.current.rateParam, '2026-11-15', '0.00123');
     await setParam(t.ctx.db, EARN_PARAM_NAMES.poolDailyOutputRate, '2026-11-20', '0.0117');
     for (let day = 0; day < 31; day++) {
       t.ctx.clock.advance(DAY_MS);
@@ -99,9 +100,9 @@ describe.each(DATABASES)('income verifier on %s', (kind) => {
     expect(report.problems.join('\n')).toMatch(/static line of order \d+ .*recomputed/);
     expect(report.problems.join('\n')).toMatch(/static: lines total .* the ledger paid/);
 
-    await setParam(t.ctx.db, EARN_PARAM_NAMES.fixed30DailyRate, day, '0.005');
+    await setParam(t.ctx.db, PRODUCT_REGISTRY.fixed30.rateParam, day, '0.005');
     const changed = await verifyDay(t.ctx.db, t.ctx.config, day);
-    await sql`delete from params where name = ${EARN_PARAM_NAMES.fixed30DailyRate} and effective_day = ${day}::date`.execute(t.ctx.db);
+    await sql`delete from params where name = ${PRODUCT_REGISTRY.fixed30.rateParam} and effective_day = ${day}::date`.execute(t.ctx.db);
     expect(changed.problems.join('\n')).toMatch(/fixed line .* rate 0.0037, in force 0.005/);
     expect((await verifyDay(t.ctx.db, t.ctx.config, day)).problems).toEqual([]);
   });

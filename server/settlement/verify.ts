@@ -51,13 +51,17 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
   };
   const rates = { output: await param('poolDailyOutputRate') };
   // Each product's daily rate in force, by the parameter its registry entry names.
-  const dailyRates = new Map<string, Promise<InForce | null>>();
+  const dailyRates = new Map<Product, Promise<InForce | null>>();
+  const dailyRateIn = async (product: Product): Promise<InForce | null> => {
+    const name = productOf(product).rateParam;
+    if (!name) return null;
+    const [version] = await paramHistory(db, name, day, 1);
+    return version ? { value: version.value, from: version.effectiveDay } : { value: config.earn.dailyRates[product] ?? '0', from: null };
+  };
   const rateOf = (product: Product | null): Promise<InForce | null> => {
-    const name = product ? productOf(product).rateParam : null;
-    const key = (Object.keys(EARN_PARAM_NAMES) as (keyof typeof EARN_PARAM_NAMES)[]).find((k) => EARN_PARAM_NAMES[k] === name);
-    if (!key) return Promise.resolve(null);
-    if (!dailyRates.has(key)) dailyRates.set(key, param(key));
-    return dailyRates.get(key) as Promise<InForce | null>;
+    if (!product) return Promise.resolve(null);
+    if (!dailyRates.has(product)) dailyRates.set(product, dailyRateIn(product));
+    return dailyRates.get(product) as Promise<InForce | null>;
   };
   const base = await param('coefficientBase');
   const launch = await param('launchDay');
