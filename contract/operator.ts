@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ProofLedgerCheck } from './proof.ts';
+import { DAILY_RATE_PARAMS } from './products.ts';
 
 const DayReport = Type.Object({
   day: Type.String(),
@@ -36,10 +37,9 @@ export type FundBody = Static<typeof FundBody>;
 export const FundData = Type.Object({ account: Type.String(), asset: Type.String(), balance: Type.String() });
 
 /** The parameters an operator may schedule (versioned by the day they take effect). */
-export const PARAM_NAMES = [
+export const PARAM_NAMES: readonly string[] = [
   'price.aic_usd',
-  'earn.current.daily_rate',
-  'earn.fixed30.daily_rate',
+  ...DAILY_RATE_PARAMS.map(({ name }) => name),
   'earn.daily_quota',
   'earn.minimum',
   'earn.360.multiplier',
@@ -52,13 +52,13 @@ export const PARAM_NAMES = [
   'team.effective_minimum',
   'team.unlock_tiers',
   'team.lockup_days',
-] as const;
+];
 export const ParamBody = Type.Object({
   name: Type.Union(PARAM_NAMES.map((n) => Type.Literal(n)) as [ReturnType<typeof Type.Literal>]),
   value: Type.String({ minLength: 1, maxLength: 200 }),
   effectiveDay: Type.String({ format: 'date' }),
 });
-export type ParamBody = { name: (typeof PARAM_NAMES)[number]; value: string; effectiveDay: string };
+export type ParamBody = { name: string; value: string; effectiveDay: string };
 export const ParamsData = Type.Object({
   items: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() })),
 });

@@ -17,7 +17,7 @@ export function ParamForm({ today }: { today: string }) {
   const { t } = useTranslation();
   const nameId = useId();
   const valueId = useId();
-  const [name, setName] = useState<ParamName>(PARAM_NAMES[0]);
+  const [name, setName] = useState<ParamName>(PARAM_NAMES[0] ?? 'price.aic_usd');
   const [value, setValue] = useState('');
   const [picked, setPicked] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -61,7 +61,7 @@ export type ParamState = { name: string; current: ParamVersion | null; scheduled
  * versions scheduled after today, soonest first. Known names first in their order, then others.
  */
 export function paramStates(items: readonly ParamVersion[], today: string): ParamState[] {
-  const names = [...PARAM_NAMES, ...new Set(items.map((i) => i.name).filter((n) => !(n in PARAM_LABELS)))];
+  const names = [...PARAM_NAMES, ...new Set(items.map((i) => i.name).filter((n) => !PARAM_NAMES.includes(n)))];
   return names.map((name) => {
     const versions = items.filter((i) => i.name === name);
     const current = versions
