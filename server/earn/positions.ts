@@ -10,7 +10,7 @@ import type { Db } from '../db/connect.ts';
 import type { Product } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice } from '../platform/price.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /** The holder's positions: per product, principal and income of the orders still held; and what is claimable. */
 async function positions(db: Db, userId: bigint) {
@@ -26,7 +26,7 @@ async function positions(db: Db, userId: bigint) {
         (select coalesce(sum(balance), 0) from accounts
           where user_id = ${userId} and asset = 'AIC' and kind = 'network_rewards')::bigint as network,
         (select coalesce(sum(principal + income), 0) from orders
-          where user_id = ${userId} and product = 'fixed30' and status = 'redeemable')::bigint as fixed`.execute(db),
+          where user_id = ${userId} and product in ${productsIn('fixed')} and status = 'redeemable')::bigint as fixed`.execute(db),
   ]);
   const c = claimable.rows[0];
   return {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import { BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
-import { PRODUCTS } from '../../contract/products.ts';
 import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
@@ -21,8 +20,8 @@ import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest } fr
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import type { Product } from '../db/schema.ts';
-import { ORDERS } from '../db/statuses.ts';
-import { productOf } from '../../contract/products.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
+import { PRODUCTS, productOf } from '../../contract/products.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
@@ -71,7 +70,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
         balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
         sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders
-          where product = 'reinvest360' and status in ${ORDERS.earning}`.execute(ctx.db),
+          where product in ${productsIn('pool')} and status in ${ORDERS.earning}`.execute(ctx.db),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
         balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'rewards' }),
         rateHistory(ctx.db, ctx.config, today),
@@ -129,7 +128,8 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         return ok({ items: rows.map((row) => toOrder(row, now)), nextCursor });
       },
     );
-  listRoute(PATHS.productList, 'Fixed-term orders (30-day and 360-day) with countdowns', ['fixed30', 'reinvest360']);
+  const termed = PRODUCTS.filter((product) => productOf(product).termDays !== null);
+  listRoute(PATHS.productList, 'Fixed-term orders (30-day and 360-day) with countdowns', termed);
   listRoute(PATHS.myProductList, 'All the user’s orders (records of participation)', PRODUCTS);
 
   app.get(

@@ -59,11 +59,11 @@ export function newOrder(params: EarnParams, input: { userId: bigint; product: P
     income: 0n,
     power: coefficient === null ? 0n : powerOf(params, input.amount, coefficient),
     coefficient: coefficient === null ? null : formatScaled(coefficient),
-    status: input.product === 'current' ? 'in_progress' : 'confirming',
+    status: kind === 'flexible' ? 'in_progress' : 'confirming',
     reinvest: false,
     start_day: startDay,
     created_at: now,
-    cycle_start: input.product === 'current' ? now : null,
+    cycle_start: kind === 'flexible' ? now : null,
     cycles_paid: 0,
     matures_day: term === null ? null : addDays(startDay, term),
   };

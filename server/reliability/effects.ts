@@ -8,7 +8,7 @@ import type { Db } from '../db/connect.ts';
 import { newKey } from '../test/signIn.ts';
 import { DEMO_BALANCES } from '../wallet/exchange.ts';
 import { type Answer, type Call, pick, postCall, units } from './load.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 type Asset = 'AIC' | 'USDT';
 
@@ -254,7 +254,7 @@ export class Effects {
       ).toEqual({ asset, wallet, pending, exchange });
     }
     const held = await sql<{ total: bigint }>`
-      select coalesce(sum(case when product = 'reinvest360' then principal else principal + income end), 0)::bigint as total
+      select coalesce(sum(case when product in ${productsIn('pool')} then principal else principal + income end), 0)::bigint as total
       from orders where user_id = ${BigInt(userId)}
         and status in ${ORDERS.held}`.execute(db);
     expect(balance('AIC', 'earning'), `earning account of user ${userId}`).toBe(held.rows[0]?.total ?? 0n);

@@ -3,7 +3,7 @@ import { formatUnits, parseAmount } from '../../contract/money.ts';
 import type { TeamConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -146,7 +146,7 @@ export async function userSummary(db: Db, userId: bigint, today: string) {
         coalesce(sum(amount) filter (where kind = 'rebate'), 0)::bigint as dynamic
       from income where user_id = ${userId}`.execute(db),
     sql<{ total: bigint }>`select coalesce(sum(principal + income), 0)::bigint as total from orders
-      where user_id = ${userId} and product = 'fixed30' and status = 'redeemable'`.execute(db),
+      where user_id = ${userId} and product in ${productsIn('fixed')} and status = 'redeemable'`.execute(db),
   ]);
   const e = income.rows[0];
   return {
