@@ -8,7 +8,7 @@ import { paramLabelKey } from '../operator/params.ts';
 
 const STATUS_COLOR = { in_force: 'success', upcoming: 'warning', past: 'default' } as const;
 
-/** Every change of the earn terms, newest first per term, with the notice holders get. */
+/** Every change of the earn terms and team rules, newest first per term, with the notice holders get. */
 export function RatesPage() {
   const { t } = useTranslation();
   const history = useRateHistory();
@@ -18,6 +18,7 @@ export function RatesPage() {
       <PageHeader title={t('title.rates')} />
       <section className="card">
         <p className="card__text">{t('rates.notice', { days: history.data?.noticeDays ?? '--' })}</p>
+        <p className="card__text">{t('rates.teamNotice')}</p>
       </section>
       {history.isPending && <Loading />}
       {history.isError && <ErrorBlock status="disconnected" title={t('rates.failed')} description="" />}
