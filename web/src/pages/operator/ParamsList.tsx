@@ -3,6 +3,7 @@ import { FIRST_VERSION_DAY } from '../../../../contract/rates.ts';
 import { useParamVersions } from '../../api/operator.ts';
 import { paramLabelKey, paramStates } from './params.ts';
 import { QueryCard } from './QueryCard.tsx';
+import { ListValue } from '../../components/ListValue.tsx';
 
 /** Every parameter: the value in force today (or the configuration default) and what is scheduled. */
 export function ParamsList({ today }: { today: string }) {
@@ -19,7 +20,9 @@ export function ParamsList({ today }: { today: string }) {
                 <div className="op-param__head">
                   <span className="op-param__label">{labelKey ? t(labelKey) : name}</span>
                   {current ? (
-                    <span className="op-param__value">{current.value}</span>
+                    <span className="op-param__value">
+                      <ListValue value={current.value} />
+                    </span>
                   ) : (
                     <span className="op-param__default">{t('operator.params.default')}</span>
                   )}

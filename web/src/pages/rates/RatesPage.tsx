@@ -5,6 +5,7 @@ import { useRateHistory } from '../../api/rates.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loading } from '../../components/PagedList.tsx';
 import { paramLabelKey } from '../operator/params.ts';
+import { ListValue } from '../../components/ListValue.tsx';
 
 const STATUS_COLOR = { in_force: 'success', upcoming: 'warning', past: 'default' } as const;
 
@@ -45,7 +46,9 @@ function VersionItem({ version }: { version: RateVersion }) {
   return (
     <li className="record">
       <div className="record__row">
-        <span className="record__amount">{version.value}</span>
+        <span className="record__amount">
+          <ListValue value={version.value} />
+        </span>
         <Tag color={STATUS_COLOR[version.status]} fill="outline">
           {t(`rates.status.${version.status}`)}
         </Tag>
