@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { payIncome } from '../income/payIncome.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
+import { ORDERS } from '../db/statuses.ts';
 
 type Trx = Transaction<Database>;
 
@@ -27,32 +28,49 @@ function levelCase(expression: string, thresholds: string[]): string {
 /**
  * The day's team figures, from scratch: own active AIC, team quantity (active AIC of the whole
  * downline), team size, direct invitees, effective (at least the minimum held) and level.
+ *
+ * Team quantity and size are rolled up the tree a depth at a time, deepest first: a member's
+ * team is its children's own holdings and teams. That costs O(members), where summing over
+ * every member's ancestor path cost O(members × depth). A member's parent is the last entry
+ * of its path, so the figures are those of the paths (which the tree check keeps consistent).
  */
 export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
   const minimum = units(team.effectiveMinimum);
   await sql`delete from team_stats`.execute(trx);
-  const { rows } = await sql<{ n: bigint }>`
-    with own as (
+  await sql`
+    create temp table team_roll on commit drop as
+    select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
+      coalesce(o.active, 0)::bigint as own, 0::bigint as quantity, 0::bigint as members
+    from users u
+    left join (
       select user_id, sum(principal)::bigint as active from orders
-      where status in ('confirming', 'in_progress', 'reinvested', 'redeemable') group by user_id
-    ),
-    team as (
-      select a.ancestor as user_id, coalesce(sum(o.active), 0)::bigint as quantity, count(*)::int as members
-      from users u cross join unnest(u.path) as a(ancestor)
-      left join own o on o.user_id = u.id
-      group by a.ancestor
-    ),
-    direct as (select inviter_id as user_id, count(*)::int as n from users where inviter_id is not null group by inviter_id),
+      where status in ${ORDERS.held} group by user_id
+    ) o on o.user_id = u.id`.execute(trx);
+  await sql`create index on team_roll (depth)`.execute(trx);
+  await sql`create unique index on team_roll (user_id)`.execute(trx);
+  await sql`analyze team_roll`.execute(trx);
+  // One statement per depth level, deepest first, in one round trip.
+  await sql`
+    do $$
+    declare d int;
+    begin
+      for d in reverse coalesce((select max(depth) from team_roll), 0)..1 loop
+        update team_roll p set quantity = p.quantity + c.quantity, members = p.members + c.members
+        from (select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members
+              from team_roll where depth = d group by parent) c
+        where p.user_id = c.parent;
+      end loop;
+    end $$`.execute(trx);
+  const { rows } = await sql<{ n: bigint }>`
+    with direct as (select inviter_id as user_id, count(*)::int as n from users where inviter_id is not null group by inviter_id),
     inserted as (
       insert into team_stats (user_id, day, active, team_quantity, team_count, direct_count, effective, level)
-      select u.id, ${day}::date, coalesce(o.active, 0), coalesce(t.quantity, 0), coalesce(t.members, 0),
-        coalesce(d.n, 0), coalesce(o.active, 0) >= ${minimum}::bigint,
-        ${sql.raw(levelCase('coalesce(t.quantity, 0)', team.levelThresholds))}
-      from users u
-      left join own o on o.user_id = u.id
-      left join team t on t.user_id = u.id
-      left join direct d on d.user_id = u.id
-      where o.user_id is not null or t.user_id is not null or d.user_id is not null
+      select r.user_id, ${day}::date, r.own, r.quantity, r.members::int,
+        coalesce(d.n, 0), r.own >= ${minimum}::bigint,
+        ${sql.raw(levelCase('r.quantity', team.levelThresholds))}
+      from team_roll r
+      left join direct d on d.user_id = r.user_id
+      where r.own > 0 or r.members > 0 or d.user_id is not null
       returning 1
     )
     select count(*) as n from inserted`.execute(trx);
