@@ -12,7 +12,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { daysBetween, EARN_PARAM_NAMES } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
-import { paramHistory } from '../platform/params.ts';
+import { type ParamName, paramHistory } from '../platform/params.ts';
 import { teamRules } from '../team/rules.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import { productsIn } from '../db/statuses.ts';
@@ -45,18 +45,18 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
   const problems: string[] = [];
   const problem = (text: string) => problems.push(text);
   const settled = await db.selectFrom('settlement_days').selectAll().where('day', '=', day).executeTakeFirst();
-  const param = async (key: keyof typeof EARN_PARAM_NAMES): Promise<InForce> => {
-    const [version] = await paramHistory(db, EARN_PARAM_NAMES[key], day, 1);
-    return version ? { value: version.value, from: version.effectiveDay } : { value: config.earn[key], from: null };
+  // A versioned parameter's value in force on the day, else its configured default.
+  const inForce = async (name: ParamName, configured: string): Promise<InForce> => {
+    const [version] = await paramHistory(db, name, day, 1);
+    return version ? { value: version.value, from: version.effectiveDay } : { value: configured, from: null };
   };
+  const param = (key: keyof typeof EARN_PARAM_NAMES) => inForce(EARN_PARAM_NAMES[key], config.earn[key]);
   const rates = { output: await param('poolDailyOutputRate') };
   // Each product's daily rate in force, by the parameter its registry entry names.
   const dailyRates = new Map<Product, Promise<InForce | null>>();
   const dailyRateIn = async (product: Product): Promise<InForce | null> => {
     const name = productOf(product).rateParam;
-    if (!name) return null;
-    const [version] = await paramHistory(db, name, day, 1);
-    return version ? { value: version.value, from: version.effectiveDay } : { value: config.earn.dailyRates[product] ?? '0', from: null };
+    return name ? inForce(name, config.earn.dailyRates[product] ?? '0') : null;
   };
   const rateOf = (product: Product | null): Promise<InForce | null> => {
     if (!product) return Promise.resolve(null);
