@@ -1,10 +1,13 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../contract/products.ts';
+import { parseRate } from '../../contract/money.ts';
 import { loadConfig } from '../config.ts';
+import { postEntry, SYSTEM } from '../ledger/ledger.ts';
+import type { Database } from '../db/schema.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { refreshTeamStats } from './settle.ts';
+import { payRebates, refreshTeamStats } from './settle.ts';
 
 const DAY = '2026-11-10';
 const team = loadConfig({}).team;
@@ -47,6 +50,53 @@ async function figuresStored(t: TestApp) {
   return rows;
 }
 
+/**
+ * The rebates as computed before the top-down uplines: every earner's whole path unnested and
+ * its effective ancestors numbered (O(earners × depth)). The oracle of `payRebates`.
+ */
+async function rebatesByPaths(trx: Transaction<Database>) {
+  const rates = team.rebateRates.map((rate, i) => {
+    const { numerator, denominator } = parseRate(rate);
+    return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
+  });
+  const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
+  const { rows } = await sql<RebateRow>`
+    with source as (
+      select i.user_id as earner, i.order_id, i.amount, u.path
+      from income i join users u on u.id = i.user_id
+      where i.day = ${DAY}::date and i.kind = 'static' and i.amount > 0 and cardinality(u.path) > 0
+    ),
+    ancestors as (
+      select s.earner, s.order_id, s.amount, a.ancestor, a.pos, coalesce(s.path[a.pos + 1], s.earner) as branch
+      from source s cross join unnest(s.path) with ordinality as a(ancestor, pos)
+      where a.ancestor <> s.earner
+    ),
+    effective as (
+      select x.*, ts.level, row_number() over (partition by x.earner, x.order_id order by x.pos desc) as generation
+      from ancestors x join team_stats ts on ts.user_id = x.ancestor and ts.effective
+    )
+    select e.ancestor::text as user_id, e.order_id::text as order_id,
+      (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint::text as amount,
+      jsonb_build_object('generation', e.generation, 'level', e.level, 'source', e.amount::text,
+        'rate', case e.generation ${sql.raw(rateText.join(' '))} end,
+        'earner', e.earner::text, 'branch', e.branch::text) as inputs
+    from effective e
+    where e.generation <= ${team.rebateRates.length} and e.generation <= e.level
+    order by 1, 2`.execute(trx);
+  return rows;
+}
+
+type RebateRow = { user_id: string; order_id: string; amount: string; inputs: unknown };
+
+async function rebatesPaid(trx: Transaction<Database>) {
+  const { rows } = await sql<RebateRow>`
+    select user_id::text, order_id::text, amount::text, inputs from income
+    where day = ${DAY}::date and kind = 'rebate' order by 1, 2`.execute(trx);
+  return rows;
+}
+
+class Rollback extends Error {}
+
 const HELD: OrderStatus[] = ['confirming', 'in_progress', 'reinvested', 'redeemable'];
 const STATUSES: OrderStatus[] = [...HELD, 'redeemed', 'ended', 'redemption_successful'];
 
@@ -65,6 +115,17 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
   let nextId = 1000;
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false });
+    // The treasury pays the rebates.
+    const funds = 1_000_000_000n * UNIT;
+    await t.ctx.db.transaction().execute((trx) =>
+      postEntry(trx, {
+        kind: 'test_fund',
+        postings: [
+          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -funds },
+          { userId: SYSTEM, asset: 'AIC', kind: 'treasury', amount: funds },
+        ],
+      }),
+    );
   });
   afterAll(async () => {
     await t.close();
@@ -92,6 +153,47 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
         }
         await t.ctx.db.transaction().execute((trx) => refreshTeamStats(trx, DAY, team));
         expect(await figuresStored(t)).toEqual(await figuresByPaths(t));
+      }),
+      { numRuns: kind === 'pglite' ? 40 : 25 },
+    );
+  });
+
+  it('pay the same rebates as the path-by-path walk, line by line, over random forests', async () => {
+    await fc.assert(
+      fc.asyncProperty(forest, fc.array(fc.integer({ min: 0, max: 5_000_000 }), { maxLength: 60 }), async (spec, earnings) => {
+        await t.ctx.db
+          .transaction()
+          .execute(async (trx) => {
+            const ids: bigint[] = [];
+            const paths: bigint[][] = [];
+            for (const [i, member] of spec.entries()) {
+              const id = BigInt(nextId++);
+              const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
+              const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
+              ids.push(id);
+              paths.push(path);
+              await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
+                values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(trx);
+              for (const order of member.orders) {
+                await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
+                  values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
+                    ${DAY}::date, now(), '2027-12-31')`.execute(trx);
+              }
+            }
+            // The day's static lines: one per order of the new members, of the drawn amounts.
+            await sql`
+              insert into income (user_id, order_id, day, kind, amount, inputs)
+              select o.user_id, o.id, ${DAY}::date, 'static', (${earnings}::bigint[])[1 + (row_number() over (order by o.id))::int % greatest(${earnings.length}, 1)], '{}'
+              from orders o where o.user_id = any(${ids}::bigint[]) and ${earnings.length} > 0`.execute(trx);
+            await refreshTeamStats(trx, DAY, team);
+            const expected = await rebatesByPaths(trx);
+            await payRebates(trx, DAY, team);
+            expect(await rebatesPaid(trx)).toEqual(expected);
+            throw new Rollback();
+          })
+          .catch((error) => {
+            if (!(error instanceof Rollback)) throw error;
+          });
       }),
       { numRuns: kind === 'pglite' ? 40 : 25 },
     );

@@ -78,6 +78,38 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
 }
 
 /**
+ * Each member's first `generations` effective ancestors, nearest first, with the branch each is
+ * reached through (the member just below it on the way down), built top down a depth at a
+ * time: a member inherits its parent's list, with the parent in front when it is effective.
+ * Empty positions (not effective) are thereby skipped. O(members), where walking every
+ * member's whole path cost O(members × depth). Reads the day's `team_stats`.
+ */
+async function buildUplines(trx: Trx, generations: number): Promise<void> {
+  await sql`
+    create temp table uplines on commit drop as
+    select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
+      coalesce(ts.effective, false) as effective, '{}'::bigint[] as anc, '{}'::bigint[] as br
+    from users u left join team_stats ts on ts.user_id = u.id`.execute(trx);
+  await sql`create index on uplines (depth)`.execute(trx);
+  await sql`create unique index on uplines (user_id)`.execute(trx);
+  await sql`analyze uplines`.execute(trx);
+  // A whole number from the configured rates: safe to write into the block.
+  const n = sql.raw(String(Math.max(0, Math.trunc(generations))));
+  await sql`
+    do $$
+    declare d int;
+    begin
+      for d in 1..coalesce((select max(depth) from uplines), 0) loop
+        update uplines c set
+          anc = (case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}],
+          br = (case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}]
+        from uplines p
+        where c.depth = d and p.user_id = c.parent;
+      end loop;
+    end $$`.execute(trx);
+}
+
+/**
  * Rebates on the day's static earnings: walking up from each earner, empty positions (not
  * effective) are skipped, the next effective ancestors are generations 1, 2, … and a level Vk
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
@@ -90,6 +122,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
   });
   // The rates were parsed above, so each is a plain decimal and safe to write into the SQL.
   const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
+  await buildUplines(trx, team.rebateRates.length);
   return payIncome(trx, {
     day,
     kind: 'rebate',
@@ -97,22 +130,19 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
     at,
     candidates: sql`
       with source as (
-        select i.user_id as earner, i.order_id, i.amount, u.path
-        from income i join users u on u.id = i.user_id
-        where i.day = ${day}::date and i.kind = 'static' and i.amount > 0 and cardinality(u.path) > 0
-      ),
-      ancestors as (
-        select s.earner, s.order_id, s.amount, a.ancestor, a.pos,
-          coalesce(s.path[a.pos + 1], s.earner) as branch
-        from source s cross join unnest(s.path) with ordinality as a(ancestor, pos)
-        -- A path can only hold its own holder through a referral cycle (the tree check reports
-        -- it): never pay anyone on their own earnings.
-        where a.ancestor <> s.earner
+        select i.user_id as earner, i.order_id, i.amount
+        from income i
+        where i.day = ${day}::date and i.kind = 'static' and i.amount > 0
       ),
       effective as (
-        select x.*, ts.level,
-          row_number() over (partition by x.earner, x.order_id order by x.pos desc) as generation
-        from ancestors x join team_stats ts on ts.user_id = x.ancestor and ts.effective
+        select s.earner, s.order_id, s.amount, x.ancestor, x.branch, x.generation, ts.level
+        from source s
+        join uplines u on u.user_id = s.earner
+        cross join unnest(u.anc, u.br) with ordinality as x(ancestor, branch, generation)
+        join team_stats ts on ts.user_id = x.ancestor
+        -- A path can only hold its own holder through a referral cycle (the tree check reports
+        -- it): never pay anyone on their own earnings.
+        where x.ancestor <> s.earner
       )
       select e.ancestor as user_id, e.order_id,
         (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
