@@ -2,9 +2,11 @@ import { formatUnits } from './money.ts';
 import type { InclusionProof } from './proof.ts';
 
 /**
- * The Merkle sum tree of proof of liabilities: ONE implementation for the server (which builds
- * it), the web app and `npm run verify-proof` (which check a holder's proof). SHA-256 is
- * injected: node:crypto on the server and in the command, crypto.subtle in the browser.
+ * The Merkle sum tree of proof of liabilities: ONE implementation for the server (which rebuilds
+ * a holder's chunk for their proof), the web app and `npm run verify-proof` (which check a
+ * holder's proof). SHA-256 is injected: node:crypto on the server and in the command,
+ * crypto.subtle in the browser. The server builds the whole tree in SQL
+ * (server/proof/build.ts), byte for byte this encoding; a property test holds it to this code.
  *
  * Byte encoding, version 1 (every integer unsigned big-endian; amounts in units of 1e-8):
  *
@@ -48,8 +50,9 @@ export type LeafInput = { nonce: Uint8Array; userId: bigint; asset: string; bala
 export type Side = 'left' | 'right';
 export type Step = TreeNode & { side: Side };
 
-const LEAF = 0x00;
-const NODE = 0x01;
+/** The first byte of a leaf's and of a node's encoding (the server hashes them in SQL too). */
+export const LEAF = 0x00;
+export const NODE = 0x01;
 const MAX_U64 = 2n ** 64n - 1n;
 /** The server keeps leaves and rebuilds a 1,024-leaf chunk per proof; it stores the levels above. */
 export const CHUNK_BITS = 10;
@@ -62,18 +65,26 @@ function putAmount(view: DataView, offset: number, value: bigint): void {
 
 const utf8 = new TextEncoder();
 
+/** The asset as a leaf encodes it: its length (1 byte), then its ASCII bytes. */
+export function assetField(asset: string): Uint8Array<ArrayBuffer> {
+  const name = utf8.encode(asset);
+  if (name.length > 255) throw new RangeError('asset too long');
+  const bytes = new Uint8Array(1 + name.length);
+  bytes[0] = name.length;
+  bytes.set(name, 1);
+  return bytes;
+}
+
 export function leafBytes(leaf: LeafInput): Uint8Array<ArrayBuffer> {
-  const asset = utf8.encode(leaf.asset);
+  const asset = assetField(leaf.asset);
   if (leaf.nonce.length !== 32) throw new RangeError('the nonce is 32 bytes');
-  if (asset.length > 255) throw new RangeError('asset too long');
-  const bytes = new Uint8Array(1 + 32 + 8 + 1 + asset.length + 8 * BALANCE_KINDS.length);
+  const bytes = new Uint8Array(1 + 32 + 8 + asset.length + 8 * BALANCE_KINDS.length);
   const view = new DataView(bytes.buffer);
   bytes[0] = LEAF;
   bytes.set(leaf.nonce, 1);
   putAmount(view, 33, leaf.userId);
-  bytes[41] = asset.length;
-  bytes.set(asset, 42);
-  for (const [i, kind] of BALANCE_KINDS.entries()) putAmount(view, 42 + asset.length + 8 * i, leaf.balances[kind]);
+  bytes.set(asset, 41);
+  for (const [i, kind] of BALANCE_KINDS.entries()) putAmount(view, 41 + asset.length + 8 * i, leaf.balances[kind]);
   return bytes;
 }
 
@@ -144,7 +155,9 @@ export const pathAt = (levels: readonly TreeNode[][], index: number): Step[] =>
 
 /**
  * Builds a tree leaf by leaf holding one chunk at a time: the chunk roots are all it keeps, so a
- * million leaves cost their ~1,000 chunk roots in memory, not the whole tree.
+ * million leaves cost their ~1,000 chunk roots in memory, not the whole tree. Its result equals
+ * the plain level-by-level build of all the leaves (a full chunk is a power of two leaves), which
+ * is how the server builds it in SQL; this builder is the test's oracle for that.
  */
 export class ChunkedTreeBuilder {
   private chunk: TreeNode[] = [];

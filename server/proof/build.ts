@@ -1,12 +1,15 @@
 import { hash, randomBytes } from 'node:crypto';
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import {
+  assetField,
+  BALANCE_KINDS,
   type BalanceKind,
-  CHUNK_SIZE,
-  ChunkedTreeBuilder,
-  hashLeaf,
+  CHUNK_BITS,
+  LEAF,
   type LeafInput,
+  NODE,
   type SyncSha256,
+  type TreeNode,
 } from '../../contract/merkle.ts';
 import { ASSETS } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
@@ -35,15 +38,15 @@ const LEAF_ACCOUNTS = {
   networkRewards: 'network_rewards',
   withdrawalsPending: 'withdrawals_pending',
 } as const satisfies Record<BalanceKind, AccountKind>;
-export const LEAF_KINDS = Object.values(LEAF_ACCOUNTS);
-type LeafKind = (typeof LEAF_KINDS)[number];
+/** The leaf's ledger accounts (and proof_leaves columns) in the order a leaf encodes them. */
+export const LEAF_KINDS = BALANCE_KINDS.map((kind) => LEAF_ACCOUNTS[kind]);
+type LeafKind = (typeof LEAF_ACCOUNTS)[BalanceKind];
 
 /** Leaves and tree levels are kept this many days (holders download recent proofs); roots stay. */
 const KEEP_DAYS = 30;
 /** The root of an asset nobody holds: 32 zero bytes, total 0 (no proof can lead to it). */
 const EMPTY_ROOT = new Uint8Array(32);
 
-const PAGE = 16 * CHUNK_SIZE;
 const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 /** A holder's leaf from a proof_leaves row joined with the holder's nonce. */
@@ -119,36 +122,123 @@ export async function ensureNonces(db: Db): Promise<number> {
 class NoncesMissing extends Error {}
 
 /**
+ * The tree is built in the database, a level per statement, so no leaf crosses into Node. The
+ * levels below the chunk roots are scratch: a temporary table per height (0 = the leaf hashes),
+ * dropped as soon as the next height is built (the next asset reuses the names) or at commit.
+ * From the chunk roots (height CHUNK_BITS, level 0) up, the levels are stored in proof_nodes.
+ */
+const scratch = (height: number) => sql.table(`proof_scratch_${height}`);
+const bytea = (bytes: Uint8Array) => sql`${Buffer.from(bytes)}::bytea`;
+
+/** Row `p`'s leaf hash: the encoding of contract/merkle.ts; int8send is 8 bytes big-endian. */
+const leafHash = (asset: Asset) => {
+  const balances = LEAF_KINDS.map((kind) => sql`int8send(${sql.ref(`p.${kind}`)})`);
+  return sql`sha256(${bytea(Uint8Array.of(LEAF))} || p.nonce || int8send(p.user_id) || ${bytea(assetField(asset))}
+    || ${sql.join(balances, sql` || `)})`;
+};
+const leafSum = sql.join(
+  LEAF_KINDS.map((kind) => sql.ref(`p.${kind}`)),
+  sql` + `,
+);
+
+/**
  * Writes the leaves of one asset in one statement, so every balance comes from one snapshot;
- * the same statement sums the ledger's user accounts for the cross-check. The order is a
- * shuffle keyed by the secret nonces and the day: a neighbour in the tree is nobody in particular.
+ * the same statement hashes each leaf into the scratch table of height 0 (set-based, with the
+ * rows already at hand: reading them back would join a million leaves with their nonces again)
+ * and sums the ledger's user accounts for the cross-check. The order is a shuffle keyed by the
+ * secret nonces and the day: a neighbour in the tree is nobody in particular.
  */
 async function writeLeaves(trx: Trx, day: string, asset: Asset) {
   const pivot = LEAF_KINDS.map((k) => sql`coalesce(sum(a.balance) filter (where a.kind = ${k}), 0)::bigint as ${sql.ref(k)}`);
-  const { rows } = await sql<{ leaves: bigint; missing: bigint; ledger_total: bigint }>`
+  const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
+  await sql`create temp table ${scratch(0)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
+  const { rows } = await sql<{ leaves: bigint; missing: bigint; negative: bigint; ledger_total: bigint }>`
     with bal as (
       select a.user_id, ${sql.join(pivot)}
       from accounts a
       where a.asset = ${asset} and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)})
       group by a.user_id
       having sum(a.balance) > 0
-    ), ins as (
-      insert into proof_leaves (user_id, day, asset, position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(k)))})
-      select b.user_id, ${day}::date, ${asset},
-        (row_number() over (order by sha256(n.nonce || convert_to(${day}::text, 'UTF8'))) - 1)::integer,
-        ${sql.join(LEAF_KINDS.map((k) => sql.ref(`b.${k}`)))}
+    ), placed as (
+      select b.*, n.nonce,
+        (row_number() over (order by sha256(n.nonce || convert_to(${day}::text, 'UTF8'))) - 1)::integer as position
       from bal b join proof_nonces n on n.user_id = b.user_id
+    ), ins as (
+      insert into proof_leaves (user_id, day, asset, position, ${columns})
+      select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
+      from placed p
       returning 1
+    ), hashed as (
+      insert into ${scratch(0)} (idx, hash, sum)
+      select p.position, ${leafHash(asset)}, ${leafSum} from placed p
     )
     select
       (select count(*) from ins)::bigint as leaves,
       (select count(*) from bal where not exists (select 1 from proof_nonces n where n.user_id = bal.user_id))::bigint as missing,
+      (select count(*) from bal where least(${columns}) < 0)::bigint as negative,
       (select coalesce(sum(balance), 0) from accounts
         where asset = ${asset} and user_id <> 0 and kind in (${sql.join(LEAF_KINDS)}))::bigint as ledger_total`.execute(trx);
   const row = rows[0];
   if (!row) throw new Error('proof leaves: no answer');
   if (row.missing > 0n) throw new NoncesMissing();
+  // int8send would encode a negative amount as a huge one; the tree refuses it (contract/merkle.ts).
+  if (row.negative > 0n) throw new RangeError(`proof leaves: ${row.negative} holders with a negative ${asset} balance`);
   return { leaves: Number(row.leaves), ledgerTotal: row.ledger_total };
+}
+
+/**
+ * The level above `below` (rows idx 0..n-1, hash, sum): nodes 2i and 2i+1 hashed together, an
+ * odd last node carried up unchanged (lead() finds it no right sibling). Ordered by idx, so on
+ * proof_nodes it reads the primary key in order; a scratch table is sorted, in memory.
+ */
+const parents = (below: RawBuilder<unknown>) => sql`
+  select idx / 2 as idx,
+    case when right_hash is null then hash
+      else sha256(${bytea(Uint8Array.of(NODE))} || hash || int8send(sum) || right_hash || int8send(right_sum)) end as hash,
+    sum + coalesce(right_sum, 0) as sum
+  from (select idx, hash, sum, lead(hash) over w as right_hash, lead(sum) over w as right_sum
+    from (${below}) below window w as (order by idx)) pairs
+  where idx % 2 = 0`;
+
+/** The nodes at a height above the leaves, from the scratch table or the stored levels. */
+const nodesAt = (day: string, asset: Asset, height: number) =>
+  height < CHUNK_BITS
+    ? sql`select idx, hash, sum from ${scratch(height)}`
+    : sql`select idx, hash, sum from proof_nodes
+        where day = ${day}::date and asset = ${asset} and level = ${height - CHUNK_BITS}`;
+
+/** Builds height `height` from the one below; a scratch level is dropped once used. */
+async function buildHeight(trx: Trx, day: string, asset: Asset, height: number): Promise<void> {
+  const rows = parents(nodesAt(day, asset, height - 1));
+  if (height < CHUNK_BITS) {
+    await sql`create temp table ${scratch(height)} on commit drop as ${rows}`.execute(trx);
+  } else {
+    await sql`insert into proof_nodes (day, asset, level, idx, hash, sum)
+      select ${day}::date, ${asset}, ${height - CHUNK_BITS}, idx, hash, sum from (${rows}) up`.execute(trx);
+  }
+  if (height - 1 < CHUNK_BITS) await sql`drop table ${scratch(height - 1)}`.execute(trx);
+}
+
+/**
+ * Builds the tree over the leaves hashed at height 0, height by height up to the chunk roots
+ * (even when one node is left: it is carried up), then the stored levels up to the root.
+ */
+async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number): Promise<TreeNode> {
+  if (leaves === 0) {
+    await sql`drop table ${scratch(0)}`.execute(trx);
+    return { hash: EMPTY_ROOT, sum: 0n };
+  }
+  let height = 1;
+  for (; height <= CHUNK_BITS || Math.ceil(leaves / 2 ** (height - 1)) > 1; height++) {
+    await buildHeight(trx, day, asset, height);
+  }
+  return trx
+    .selectFrom('proof_nodes')
+    .select(['hash', 'sum'])
+    .where('day', '=', day)
+    .where('asset', '=', asset)
+    .where('level', '=', height - 1 - CHUNK_BITS)
+    .executeTakeFirstOrThrow();
 }
 
 export type ProofBuild = {
@@ -157,30 +247,17 @@ export type ProofBuild = {
   total: bigint;
   ledgerTotal: bigint;
   root: Uint8Array;
-  /** Milliseconds writing the leaves (database), then building and storing the tree. */
+  /** Milliseconds writing and hashing the leaves (one statement), then building the levels above. */
   leavesMs: number;
   treeMs: number;
 };
 
-/** Reads the leaves back page by page, builds the tree, stores the levels above the chunks and the root. */
+/** Writes and hashes the leaves, builds the levels above them, stores the root. */
 async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<ProofBuild> {
   const started = performance.now();
   const { leaves, ledgerTotal } = await writeLeaves(trx, day, asset);
   const written = performance.now();
-  const builder = new ChunkedTreeBuilder(nodeSha256);
-  // The next page is read while this one is hashed.
-  let next = leaves > 0 ? readLeaves(trx, day, asset, 0, PAGE) : null;
-  for (let from = 0; next; from += PAGE) {
-    const rows = await next;
-    next = from + PAGE < leaves ? readLeaves(trx, day, asset, from + PAGE, from + 2 * PAGE) : null;
-    for (const row of rows) builder.add(hashLeaf(toLeaf(row, asset), nodeSha256));
-  }
-  const tree = builder.finish();
-  const nodes = (tree?.upper ?? []).flatMap((level, l) =>
-    level.map((node, idx) => ({ day, asset, level: l, idx, hash: node.hash, sum: node.sum })),
-  );
-  for (let i = 0; i < nodes.length; i += 1000) await trx.insertInto('proof_nodes').values(nodes.slice(i, i + 1000)).execute();
-  const root = tree?.root ?? { hash: EMPTY_ROOT, sum: 0n };
+  const root = await buildTree(trx, day, asset, leaves);
   await trx
     .insertInto('proof_roots')
     .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, built_at: ctx.clock.now() })

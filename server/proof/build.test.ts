@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BALANCE_KINDS, type Balances, ChunkedTreeBuilder, hashLeaf, toHex } from '../../contract/merkle.ts';
+import type { Asset } from '../db/schema.ts';
+import { addDays } from '../platform/clock.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { buildProofs, LEAF_KINDS, nodeSha256, readLeaves, toLeaf } from './build.ts';
+
+/** Around the edges of a 1,024-leaf chunk, and none at all. */
+const EDGES = [0, 1, 2, 1023, 1024, 1025, 2049];
+/** Five-byte user ids, so the big-endian encoding of the id is exercised past its low bytes. */
+const FIRST_USER = 2n ** 40n;
+
+/** Amounts below 2^48: six of them for 2,100 holders still sum below 2^63. */
+const amount = fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 2n ** 48n }));
+/** A holder's six balances, at least one of them positive (a holder with nothing has no leaf). */
+const holder = fc.tuple(amount, amount, amount, amount, amount, amount).map((values) => {
+  const balances = Object.fromEntries(BALANCE_KINDS.map((kind, i) => [kind, values[i]])) as Balances;
+  if (values.every((v) => v === 0n)) balances.withdrawalsPending = 1n;
+  return balances;
+});
+const holders = (count: number) => fc.array(holder, { minLength: count, maxLength: count });
+/** The AIC holders, a few USDT holders (a 4-byte asset name), and some accounts holding nothing. */
+const books = (aic: fc.Arbitrary<Balances[]>) =>
+  fc.record({ AIC: aic, USDT: fc.nat({ max: 40 }).chain(holders), empty: fc.nat({ max: 3 }) });
+type Books = { AIC: Balances[]; USDT: Balances[]; empty: number };
+
+/**
+ * The tree the server builds in SQL against the JS builder of contract/merkle.ts (which the
+ * browser and the command-line verifier use) over the same stored leaves: root, total and every
+ * stored level above the chunks.
+ */
+describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
+  let t: TestApp;
+  let days = 0;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Replaces the test holders' accounts: user FIRST_USER + i holds holders[i], then the empty ones. */
+  async function fund(books: Books) {
+    const ids: bigint[] = [];
+    const assets: Asset[] = [];
+    const kinds: string[] = [];
+    const balances: bigint[] = [];
+    for (const asset of ['AIC', 'USDT'] as const) {
+      const owners = [...books[asset], ...Array.from({ length: books.empty }, () => ({}) as Partial<Balances>)];
+      for (const [i, held] of owners.entries()) {
+        for (const [k, balanceKind] of BALANCE_KINDS.entries()) {
+          ids.push(FIRST_USER + BigInt(i));
+          assets.push(asset);
+          kinds.push(LEAF_KINDS[k] as string);
+          balances.push(held[balanceKind] ?? 0n);
+        }
+      }
+    }
+    await sql`delete from accounts where user_id >= ${FIRST_USER}`.execute(t.ctx.db);
+    await sql`insert into accounts (user_id, asset, kind, balance)
+      select * from unnest(${ids}::bigint[], ${assets}::text[], ${kinds}::text[], ${balances}::bigint[])`.execute(t.ctx.db);
+  }
+
+  async function expectSameTree(day: string, asset: Asset, held: Balances[]) {
+    const stored = await t.ctx.db.selectFrom('proof_roots').selectAll().where('day', '=', day).where('asset', '=', asset).executeTakeFirstOrThrow();
+    expect(stored.holders).toBe(held.length);
+    const rows = await readLeaves(t.ctx.db, day, asset, 0, held.length);
+    expect(rows.map((r) => r.position)).toEqual(held.map((_, i) => i));
+    const leaves = rows.map((row) => toLeaf(row, asset));
+    for (const leaf of leaves) expect(leaf.balances).toEqual(held[Number(leaf.userId - FIRST_USER)]);
+
+    const builder = new ChunkedTreeBuilder(nodeSha256);
+    for (const leaf of leaves) builder.add(hashLeaf(leaf, nodeSha256));
+    const tree = builder.finish();
+    const nodes = await t.ctx.db
+      .selectFrom('proof_nodes')
+      .select(['level', 'idx', 'hash', 'sum'])
+      .where('day', '=', day)
+      .where('asset', '=', asset)
+      .orderBy('level')
+      .orderBy('idx')
+      .execute();
+    const hex = (node: { hash: Uint8Array; sum: bigint }) => ({ hash: toHex(node.hash), sum: node.sum });
+    expect(nodes.map((n) => ({ level: n.level, idx: n.idx, ...hex(n) }))).toEqual(
+      (tree?.upper ?? []).flatMap((level, l) => level.map((node, idx) => ({ level: l, idx, ...hex(node) }))),
+    );
+    expect(hex({ hash: stored.root, sum: stored.total })).toEqual(hex(tree?.root ?? { hash: new Uint8Array(32), sum: 0n }));
+    expect(stored.ledger_total).toBe(stored.total);
+  }
+
+  const sameAsJs = async (books: Books) => {
+    await fund(books);
+    const day = addDays('2027-01-01', days++);
+    expect(await buildProofs(t.ctx, day)).toHaveLength(2);
+    await expectSameTree(day, 'AIC', books.AIC);
+    await expectSameTree(day, 'USDT', books.USDT);
+  };
+
+  it.each(EDGES)('equals the JS builder’s for %i holders with random balances', async (count) => {
+    await fc.assert(fc.asyncProperty(books(holders(count)), sameAsJs), { numRuns: 1 });
+  });
+
+  it('equals the JS builder’s for random holder counts and balances', async () => {
+    await fc.assert(fc.asyncProperty(books(fc.nat({ max: 2100 }).chain(holders)), sameAsJs), { numRuns: 6 });
+  });
+
+  it('refuses a negative balance rather than encode it as a huge one', async () => {
+    await fund({ AIC: [], USDT: [], empty: 0 });
+    await sql`insert into accounts (user_id, asset, kind, balance, allow_negative)
+      values (${FIRST_USER}, 'AIC', 'wallet', 5, false), (${FIRST_USER}, 'AIC', 'rewards', -1, true)`.execute(t.ctx.db);
+    const day = addDays('2027-01-01', days++);
+    await expect(buildProofs(t.ctx, day)).rejects.toThrow(/negative AIC balance/);
+    expect(await t.ctx.db.selectFrom('proof_roots').select('asset').where('day', '=', day).execute()).toEqual([]);
+  });
+});
