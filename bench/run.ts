@@ -1,8 +1,9 @@
 /**
  * npm run bench [-- name ...]: runs benchmarks in turn, each printing its own figures, then one
  * table of them all (benchmark, figure, value, goal, met?). Not a test: nothing here passes or
- * fails on a number. Names: settlement, team, merkle, api, web (the default set) and team-large
- * (the team bench at 1,000,000 members, opt-in: it takes minutes). Sizes: BENCH_ORDERS (default
+ * fails on a number. Names: settlement, team, merkle, api, web (the default set), team-large
+ * (the team bench at 1,000,000 members) and day (a whole day for 100,000 and 1,000,000 holders;
+ * BENCH_DAY_HOLDERS, BENCH_DAY_EMBEDDED): both opt-in, they take minutes. Sizes: BENCH_ORDERS (default
  * "100000 1000000"), BENCH_MEMBERS (team, default 100000), BENCH_HOLDERS (merkle, default
  * 1000000); api and web read their own variables
  * (see bench/api.ts, bench/web.ts). Needs PostgreSQL at BENCH_DATABASE_URL (default: the test db).
@@ -18,6 +19,7 @@ const BENCHES: Record<string, [string, string[]]> = {
   team: ['bench/team.ts', [process.env.BENCH_MEMBERS ?? '100000']],
   'team-large': ['bench/team.ts', ['1000000']],
   merkle: ['bench/merkle.ts', [process.env.BENCH_HOLDERS ?? '1000000']],
+  day: ['bench/day.ts', (process.env.BENCH_DAY_HOLDERS ?? '100000 1000000').split(' ')],
   api: ['bench/api.ts', []],
   web: ['bench/web.ts', []],
 };

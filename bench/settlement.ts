@@ -2,10 +2,13 @@
  * Settlement benchmark: one day for N active orders on PostgreSQL.
  *   npx tsx bench/settlement.ts [100000 1000000]
  * Every order is paid once: 30-day accrual, 360-day pool share, one finished current cycle.
- * Prints orders per second, a re-run's time (it pays nothing), and this process's peak memory.
+ * Prints orders per second, a re-run's time (it pays nothing), this process's peak memory, and
+ * the yardstick: the same three income steps as hand-written SQL (bench/settlementYardstick.ts)
+ * on a second schema populated the same way, with the ratio of the app's income steps to it.
  * Uses BENCH_DATABASE_URL (default: the test database), each size in a schema of its own.
  */
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppContext } from '../server/context.ts';
@@ -13,8 +16,11 @@ import { connect } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
-import { record } from './report.ts';
+import { parseRate } from '../contract/money.ts';
+import { coefficientScaled, earnParams } from '../server/earn/params.ts';
+import { type Figure, record } from './report.ts';
 import { benchContext } from './context.ts';
+import { handWrittenDay } from './settlementYardstick.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -68,8 +74,10 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-const rows: string[][] = [];
-for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
+const AS_OF = new Date('2026-11-11T01:00:00Z');
+
+/** Runs `work` on a freshly populated schema of its own, dropped afterwards. */
+async function onFreshSchema<T>(size: number, work: (ctx: AppContext) => Promise<T>): Promise<T & { populateS: number }> {
   const schema = `bench_${randomBytes(4).toString('hex')}`;
   await admin(`create schema ${schema}`);
   const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
@@ -78,44 +86,99 @@ for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
     const ctx = benchContext(handle.db, `${DAY}T01:00:00Z`);
     const populateStart = performance.now();
     await populate(ctx, size);
-    const populateMs = performance.now() - populateStart;
-    peakRss = 0;
-    const start = performance.now();
-    const report = await settleDay(ctx, DAY);
-    const cycles = await settleCurrentCycles(ctx, new Date('2026-11-11T01:00:00Z'));
-    const seconds = (performance.now() - start) / 1000;
-    const rerunStart = performance.now();
-    await ctx.db.deleteFrom('settlement_days').where('day', '=', DAY).execute();
-    await settleDay(ctx, DAY);
-    await settleCurrentCycles(ctx, new Date('2026-11-11T01:00:00Z'));
-    const rerun = (performance.now() - rerunStart) / 1000;
-    const income = await ctx.db.selectFrom('income').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-    const check = await checkLedger(ctx.db);
-    rows.push([
-      size.toLocaleString('en'),
-      seconds.toFixed(2),
-      Math.round(size / seconds).toLocaleString('en'),
-      `${report.fixed + report.staticRows + cycles}`,
-      String(income.n),
-      rerun.toFixed(2),
-      (peakRss / 1024 / 1024).toFixed(0),
-      check.ok ? 'ok' : 'FAILED',
-      (populateMs / 1000).toFixed(1),
-    ]);
+    const populateS = (performance.now() - populateStart) / 1000;
+    return { ...(await work(ctx)), populateS };
   } finally {
     await handle.close();
     await admin(`drop schema ${schema} cascade`);
   }
 }
+
+/** The app's day: settleDay (income steps, team, maturities, proof) and the current cycles. */
+async function appDay(ctx: AppContext) {
+  peakRss = 0;
+  const start = performance.now();
+  const report = await settleDay(ctx, DAY);
+  const cyclesStart = performance.now();
+  const cycles = await settleCurrentCycles(ctx, AS_OF);
+  const end = performance.now();
+  const steps = report.steps ?? {};
+  const incomeS = ((steps.fixed ?? 0) + (steps.static ?? 0) + (end - cyclesStart)) / 1000;
+  const rerunStart = performance.now();
+  await ctx.db.deleteFrom('settlement_days').where('day', '=', DAY).execute();
+  await settleDay(ctx, DAY);
+  await settleCurrentCycles(ctx, AS_OF);
+  const rerunS = (performance.now() - rerunStart) / 1000;
+  const paid = await sql<{ n: bigint; total: bigint }>`
+    select count(*) as n, coalesce(sum(amount), 0)::bigint as total from income`.execute(ctx.db);
+  const check = await checkLedger(ctx.db);
+  return {
+    dayS: (end - start) / 1000,
+    incomeS,
+    steps,
+    paidRows: report.fixed + report.staticRows + cycles,
+    incomeRows: Number(paid.rows[0]?.n ?? 0n),
+    total: paid.rows[0]?.total ?? 0n,
+    rerunS,
+    peakMiB: peakRss / 1024 / 1024,
+    ledger: check.ok,
+  };
+}
+
+/** The yardstick: the same three income steps as hand-written SQL (bench/settlementYardstick.ts). */
+async function yardstickDay(ctx: AppContext) {
+  const params = await earnParams(ctx.db, ctx.config.earn, DAY);
+  const money = (rate: string) => {
+    const { numerator, denominator } = parseRate(rate);
+    return { num: numerator, den: denominator };
+  };
+  const start = performance.now();
+  const done = await handWrittenDay(ctx.db, DAY, AS_OF, {
+    fixed: money(params.dailyRates.fixed30?.rate ?? '0'),
+    current: money(params.dailyRates.current?.rate ?? '0'),
+    poolOutput: money(params.poolDailyOutputRate),
+    coefficient: coefficientScaled(params, DAY),
+    multiplier: params.powerMultiplier,
+  });
+  return { seconds: (performance.now() - start) / 1000, ...done };
+}
+
+const load = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+const rows: Record<string, string>[] = [];
+const figures: Figure[] = [];
+for (const size of sizes.length ? sizes : [100_000, 1_000_000]) {
+  const loadBefore = load();
+  const app = await onFreshSchema(size, appDay);
+  const hand = await onFreshSchema(size, yardstickDay);
+  const ratio = app.incomeS / hand.seconds;
+  const same = app.total === hand.total && app.paidRows === hand.rows;
+  const orders = size.toLocaleString('en');
+  const stepText = Object.entries(app.steps).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+  rows.push({
+    orders,
+    'day s (all steps)': app.dayS.toFixed(2),
+    'income steps s': app.incomeS.toFixed(2),
+    'hand-written SQL s': hand.seconds.toFixed(2),
+    ratio: `${ratio.toFixed(2)}x`,
+    'same rows and total': same ? 'yes' : `NO (${app.paidRows}/${app.total} vs ${hand.rows}/${hand.total})`,
+    're-run s': app.rerunS.toFixed(2),
+    'peak RSS MB': app.peakMiB.toFixed(0),
+    ledger: app.ledger ? 'ok' : 'FAILED',
+    'populate s': app.populateS.toFixed(1),
+    load: loadBefore,
+  });
+  console.log(`steps at ${orders} orders (s): ${stepText}, current cycles ${(app.incomeS - ((app.steps.fixed ?? 0) + (app.steps.static ?? 0)) / 1000).toFixed(2)}`);
+  const of = `one day, ${orders} orders`;
+  figures.push(
+    { benchmark: 'settlement', figure: `${of}: all steps s (orders/s)`, value: `${app.dayS.toFixed(2)} (${Math.round(size / app.dayS).toLocaleString('en')})` },
+    { benchmark: 'settlement', figure: `${of}: income steps s vs hand-written SQL s`, value: `${app.incomeS.toFixed(2)} vs ${hand.seconds.toFixed(2)} = ${ratio.toFixed(2)}x`, goal: '<= 3x', met: ratio <= 3 },
+    { benchmark: 'settlement', figure: `${of}: same rows and total as the hand-written SQL`, value: same ? 'yes' : 'NO', goal: 'yes', met: same },
+    { benchmark: 'settlement', figure: `${of}: re-run s`, value: app.rerunS.toFixed(2) },
+    { benchmark: 'settlement', figure: `${of}: ledger`, value: app.ledger ? 'ok' : 'FAILED', goal: 'ok', met: app.ledger },
+  );
+}
 clearInterval(sampler);
 
-const head = ['orders', 'settle s', 'orders/s', 'paid rows', 'income rows', 're-run s', 'peak RSS MB', 'ledger', 'populate s'];
 console.log('\nSettlement of one day on PostgreSQL (server process memory; the work runs in the database)');
-console.table(rows.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i]]))));
-record(
-  rows.flatMap(([orders, seconds, perSecond, , , rerun, , ledger]) => [
-    { benchmark: 'settlement', figure: `one day, ${orders} orders: s (orders/s)`, value: `${seconds} (${perSecond})` },
-    { benchmark: 'settlement', figure: `one day, ${orders} orders: re-run s`, value: String(rerun) },
-    { benchmark: 'settlement', figure: `one day, ${orders} orders: ledger`, value: String(ledger), goal: 'ok', met: ledger === 'ok' },
-  ]),
-);
+console.table(rows);
+record(figures);

@@ -46,7 +46,7 @@ describe('migrating a schema on postgres', () => {
     await churn.connect();
     let stop = false;
     const churning = (async () => {
-      for (let i = 0; !stop; i++) {
+      while (!stop) {
         const name = `churn_${randomBytes(4).toString('hex')}`;
         await churn.query(`create schema ${name}; create table ${name}.t (id bigserial primary key, a int, b text)`);
         await churn.query(`drop schema ${name} cascade`);

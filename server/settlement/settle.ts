@@ -32,6 +32,8 @@ export type DayReport = {
   ended: number;
   shortfall: string | null;
   durationMs: number;
+  /** Milliseconds of each step, in the order they ran (for the benchmarks and the logs). */
+  steps?: Record<string, number>;
 };
 
 async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
@@ -187,9 +189,18 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
   const shortfalls: string[] = [];
-  const attempt = async <T>(work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
+  const steps: Record<string, number> = {};
+  const step = async <T>(name: string, work: (trx: Trx) => Promise<T>): Promise<T> => {
+    const begun = performance.now();
     try {
       return await inStep(ctx, day, work);
+    } finally {
+      steps[name] = Math.round(performance.now() - begun);
+    }
+  };
+  const attempt = async <T>(name: string, work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
+    try {
+      return await step(name, work);
     } catch (error) {
       if (!(error instanceof Shortfall)) throw error;
       shortfalls.push(error.account);
@@ -197,19 +208,19 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     }
   };
   const none = { rows: 0, total: 0n };
-  const fixed = await attempt((trx) => fixedAccrual(trx, day, params, now), null);
-  const statics = await attempt((trx) => staticOutput(trx, day, params, now), none);
+  const fixed = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
+  const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
   // The rules in force on the day settled, not today's: a later change never reaches back.
   const team = await teamRules(ctx.db, ctx.config.team, day);
-  const rebates = await attempt(async (trx) => {
+  const rebates = await attempt('team', async (trx) => {
     await refreshTeamStats(trx, day, team);
     const paid = await payRebates(trx, day, team, now);
     await recordLockups(trx, day, team);
     return paid;
   }, none);
-  const released = await inStep(ctx, day, (trx) => releaseLockups(trx, day, now));
-  const { matured, ended } = await inStep(ctx, day, (trx) => mature(trx, day, now, fixed !== null));
-  await inStep(ctx, day, (trx) => confirm(trx, day));
+  const released = await step('release', (trx) => releaseLockups(trx, day, now));
+  const { matured, ended } = await step('mature', (trx) => mature(trx, day, now, fixed !== null));
+  await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
   const durationMs = Date.now() - started;
@@ -222,7 +233,11 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     )
     .execute();
   // Proof of liabilities: the day's trees from the balances right after it (own transaction, once).
-  if (status === 'done') await buildProofs(ctx, day);
+  if (status === 'done') {
+    const begun = performance.now();
+    await buildProofs(ctx, day);
+    steps.proof = Math.round(performance.now() - begun);
+  }
   return {
     day,
     status,
@@ -234,6 +249,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     ended,
     shortfall,
     durationMs,
+    steps,
   };
 }
 

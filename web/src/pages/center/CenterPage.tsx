@@ -3,7 +3,7 @@ import { PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { type ProductInfoData } from '../../../../contract/earn.ts';
+import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { PRODUCTS } from '../../../../contract/products.ts';
 import { useProductInfo } from '../../api/earn.ts';
 import { queryKeys, useUserInfo } from '../../api/queries.ts';

@@ -1,0 +1,190 @@
+/**
+ * One whole settled day for N holders: settlement (fixed accrual, the pool's output, current
+ * cycles), the team's figures, rebates and lock-ups, maturities, and the proof of liabilities.
+ *   npx tsx bench/day.ts [holders ...]            PostgreSQL (default 100000 1000000)
+ *   BENCH_DAY_EMBEDDED="100000" npx tsx bench/day.ts   also on the embedded database (PGlite)
+ * Each holder has one order (40% 30-day, 40% 360-day of which half reinvest, 20% current) and
+ * sits in a referral tree shaped like bench/team's (a 50-deep chain from holder 1, the rest
+ * hung under earlier holders at pseudo-random places). Prints each step's time, the total, and
+ * this process's peak memory; the work itself runs in the database. Sizes run in turn, so the
+ * time per holder can be compared between them (growth no faster than linear is the goal).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { AppContext } from '../server/context.ts';
+import { connect, type DbHandle } from '../server/db/connect.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
+import { checkLedger } from '../server/ledger/ledger.ts';
+import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
+import { benchContext } from './context.ts';
+import { type Figure, int, report } from './report.ts';
+
+const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const embedded = (process.env.BENCH_DAY_EMBEDDED ?? '').split(' ').map(Number).filter((n) => n > 0);
+const DAY = '2026-11-10';
+const AS_OF = new Date('2026-11-11T01:00:00Z');
+const CHAIN = 50;
+const GOALS = { postgres: { holders: 1_000_000, seconds: 30 }, pglite: { holders: 100_000, seconds: 60 } };
+const PEAK_GOAL_MIB = 500;
+
+/** Holder i's inviter: the chain first, then a multiplicative hash over earlier holders (0: none). */
+function inviterOf(id: number): number {
+  if (id === 1) return 0;
+  if (id <= CHAIN + 1) return id - 1;
+  return 1 + (Number((BigInt(id) * 2_654_435_761n) % 4_294_967_296n) % (id - 1));
+}
+
+/** Users with inviter and ancestor path, 20,000 at a time; paths walk the parent array. */
+async function insertUsers(ctx: AppContext, holders: number) {
+  const parent = new Int32Array(holders + 1);
+  for (let id = 1; id <= holders; id++) parent[id] = inviterOf(id);
+  const pathOf = (id: number) => {
+    const up: number[] = [];
+    for (let p = parent[id] as number; p !== 0; p = parent[p] as number) up.push(p);
+    return `{${up.reverse().join(',')}}`;
+  };
+  const batch = 20_000;
+  for (let from = 1; from <= holders; from += batch) {
+    const ids: number[] = [];
+    for (let id = from; id < Math.min(holders + 1, from + batch); id++) ids.push(id);
+    await sql`insert into users (id, subject, name, invite_code, inviter_id, path, bound_at)
+      select id, 'day-' || id, 'holder ' || id, 'D' || lpad(id::text, 9, '0'), nullif(inviter, 0), path::bigint[],
+        case when inviter <> 0 then '2026-11-01T00:00:00Z'::timestamptz end
+      from unnest(${ids}::bigint[], ${ids.map((id) => parent[id])}::bigint[], ${ids.map(pathOf)}::text[])
+        as t(id, inviter, path)`.execute(ctx.db);
+  }
+  await sql`select setval(pg_get_serial_sequence('users', 'id'), ${holders})`.execute(ctx.db);
+}
+
+/** One order per holder, their principal in the earning accounts, a funded treasury and pool. */
+async function insertOrders(ctx: AppContext, holders: number) {
+  await sql`insert into orders (user_id, product, principal, power, coefficient, status, reinvest, start_day,
+      created_at, cycle_start, matures_day)
+    select i,
+      case when i % 5 < 2 then 'fixed30' when i % 5 < 4 then 'reinvest360' else 'current' end,
+      (100 + (i % 1000)) * 100000000::bigint,
+      case when i % 5 in (2, 3) then 5 * (100 + (i % 1000)) * 100000000::bigint else 0 end,
+      case when i % 5 in (2, 3) then '1.00000000' end,
+      'in_progress', i % 5 = 3, '2026-11-02', '2026-11-01T08:00:00Z',
+      case when i % 5 = 4 then '2026-11-09T20:00:00Z'::timestamptz end,
+      case when i % 5 < 2 then '2026-12-02'::date when i % 5 < 4 then '2027-10-28'::date end
+    from generate_series(1, ${holders}) i`.execute(ctx.db);
+  await sql`with e as (insert into journal_entries (kind, ref) values ('bench', 'bench') returning id),
+    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
+    total as (select sum(amount)::bigint as amount from per_user),
+    p as (insert into postings (entry_id, user_id, asset, kind, amount)
+      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
+      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + 2000000000000000) from e, total
+      union all select e.id, 0, 'AIC', 'treasury', 1000000000000000 from e
+      union all select e.id, 0, 'AIC', 'supercomputing_pool', 1000000000000000 from e)
+    insert into accounts (user_id, asset, kind, balance, allow_negative)
+      select user_id, 'AIC', 'earning', amount, false from per_user
+      union all select 0, 'AIC', 'exchange', -(total.amount + 2000000000000000), true from total
+      union all select 0, 'AIC', 'treasury', 1000000000000000, false
+      union all select 0, 'AIC', 'supercomputing_pool', 1000000000000000, false`.execute(ctx.db);
+  await sql`analyze`.execute(ctx.db);
+}
+
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+}, 50);
+
+type DayFigures = { populateS: number; totalS: number; steps: Record<string, number>; peakMiB: number; ledger: boolean; rebates: number };
+
+async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
+  await migrateToLatest(handle.db);
+  const ctx = { ...benchContext(handle.db, `${DAY}T23:00:00Z`), dbKind: handle.kind };
+  const populateStart = performance.now();
+  await insertUsers(ctx, holders);
+  await insertOrders(ctx, holders);
+  const populateS = (performance.now() - populateStart) / 1000;
+  peakRss = 0;
+  const start = performance.now();
+  const day = await settleDay(ctx, DAY);
+  const cyclesStart = performance.now();
+  await settleCurrentCycles(ctx, AS_OF);
+  const end = performance.now();
+  const steps = { ...(day.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
+  const check = await checkLedger(ctx.db);
+  return { populateS, totalS: (end - start) / 1000, steps, peakMiB: peakRss / 2 ** 20, ledger: check.ok, rebates: day.rebates };
+}
+
+async function onPostgres(holders: number) {
+  const schema = `day_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
+  try {
+    return await oneDay(handle, holders);
+  } finally {
+    await handle.close();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+async function onPglite(holders: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-day-'));
+  const handle = await connect({ dataDir: dir });
+  try {
+    return await oneDay(handle, holders);
+  } finally {
+    await handle.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const figures: Figure[] = [];
+const perHolder: number[] = [];
+const runs: [keyof typeof GOALS, number][] = [
+  ...(sizes.length ? sizes : [100_000, 1_000_000]).map((n) => ['postgres', n] as [keyof typeof GOALS, number]),
+  ...embedded.map((n) => ['pglite', n] as [keyof typeof GOALS, number]),
+];
+for (const [kind, holders] of runs) {
+  const load = loadavg().map((n) => n.toFixed(2)).join(' ');
+  const result = kind === 'postgres' ? await onPostgres(holders) : await onPglite(holders);
+  const of = `${kind}, ${int(holders)} holders`;
+  const goal = GOALS[kind];
+  const atGoalSize = holders === goal.holders;
+  if (kind === 'postgres') perHolder.push((result.totalS / holders) * 1e6);
+  const stepText = Object.entries(result.steps).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+  figures.push(
+    {
+      benchmark: 'day',
+      figure: `${of}: whole day s`,
+      value: result.totalS.toFixed(2),
+      ...(atGoalSize ? { goal: `<= ${goal.seconds}`, met: result.totalS <= goal.seconds } : {}),
+    },
+    { benchmark: 'day', figure: `${of}: steps s`, value: stepText },
+    { benchmark: 'day', figure: `${of}: rebate rows`, value: int(result.rebates) },
+    {
+      benchmark: 'day',
+      figure: `${of}: peak RSS of this process`,
+      value: `${int(result.peakMiB)} MiB`,
+      goal: `<= ${PEAK_GOAL_MIB} MiB`,
+      met: result.peakMiB <= PEAK_GOAL_MIB,
+    },
+    { benchmark: 'day', figure: `${of}: ledger`, value: result.ledger ? 'ok' : 'FAILED', goal: 'ok', met: result.ledger },
+    { benchmark: 'day', figure: `${of}: populate s (not counted)`, value: result.populateS.toFixed(1) },
+    { benchmark: 'day', figure: `${of}: load average at start`, value: load },
+  );
+}
+if (perHolder.length > 1) {
+  const growth = (perHolder.at(-1) as number) / (perHolder[0] as number);
+  figures.push({
+    benchmark: 'day',
+    figure: 'postgres: time per holder, largest size / smallest',
+    value: `${growth.toFixed(2)}x (${perHolder.map((us) => `${us.toFixed(1)} µs`).join(' / ')})`,
+    goal: '<= 1.0x (linear)',
+    met: growth <= 1.05,
+  });
+}
+clearInterval(sampler);
+report('One whole settled day', figures);

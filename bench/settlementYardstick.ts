@@ -1,0 +1,151 @@
+/**
+ * The yardstick of bench/settlement: the same day's work written by hand as plain set-based
+ * SQL, one statement per step, with nothing of the app's machinery (no registry, no CTE shared
+ * with the ledger's batch form, no key-ordered upsert, no shortfall handling). Each statement
+ * inserts the income rows with their inputs, updates the orders, writes one journal entry with
+ * a posting per holder and one from the paying system account, and moves the balances: the
+ * same rows the app writes, so the two runs can be compared row for row (their totals are).
+ *
+ * Knows the bench's population only: products fixed30, reinvest360 and current, status
+ * in_progress, every holder's earning account present.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../server/db/connect.ts';
+
+type Money = { num: bigint; den: bigint };
+
+/** The posting side of one step: an entry, postings per holder and account, the balances. */
+const books = (ref: string, from: string) => sql`
+  per_account as (select user_id, dest, sum(amount)::bigint as amount from paid where amount > 0 group by user_id, dest),
+  entry as (insert into journal_entries (kind, ref) values ('yardstick', ${ref}) returning id),
+  posted as (
+    insert into postings (entry_id, user_id, asset, kind, amount)
+    select entry.id, user_id, 'AIC', dest, amount from entry, per_account
+    union all
+    select entry.id, 0, 'AIC', ${from}, -(select coalesce(sum(amount), 0) from per_account) from entry
+    returning 1
+  ),
+  credited as (
+    insert into accounts as a (user_id, asset, kind, balance)
+    select user_id, 'AIC', dest, amount from per_account
+    on conflict (user_id, asset, kind) do update set balance = a.balance + excluded.balance
+    returning 1
+  ),
+  debited as (
+    update accounts set balance = balance - (select coalesce(sum(amount), 0) from per_account)
+    where user_id = 0 and asset = 'AIC' and kind = ${from}
+    returning 1
+  )
+  select (select count(*) from paid)::bigint as rows, (select coalesce(sum(amount), 0) from paid)::bigint as total`;
+
+type StepResult = { rows: bigint; total: bigint };
+
+const run = async (db: Db, query: ReturnType<typeof sql<StepResult>>) => {
+  const { rows } = await query.execute(db);
+  return rows[0] as StepResult;
+};
+
+/** 30-day accrual: principal × rate on every running order, into the holder's earning account. */
+function fixed(db: Db, day: string, rate: Money) {
+  return run(
+    db,
+    sql<StepResult>`
+      with paid as (
+        insert into income (user_id, order_id, day, kind, amount, inputs)
+        select user_id, id, ${day}::date, 'fixed', div(principal::numeric * ${rate.num}, ${rate.den})::bigint,
+          jsonb_build_object('principal', principal::text, 'rate', '0.003')
+        from orders
+        where product = 'fixed30' and status = 'in_progress' and start_day <= ${day}::date and ${day}::date < matures_day
+        on conflict do nothing
+        returning user_id, order_id, amount, 'earning'::text as dest
+      ),
+      updated as (
+        update orders o set income = o.income + p.amount from paid p
+        where o.user_id = p.user_id and o.id = p.order_id
+        returning 1
+      ),
+      ${books(`yardstick:${day}:fixed`, 'treasury')}`,
+  );
+}
+
+/** 360-day: the pool's output shared by power; reinvesting orders grow principal and power. */
+function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multiplier: bigint) {
+  return run(
+    db,
+    sql<StepResult>`
+      with figures as (
+        select div((select balance from accounts where user_id = 0 and asset = 'AIC' and kind = 'supercomputing_pool')::numeric
+                 * ${outputRate.num}, ${outputRate.den}) as output,
+          (select sum(power) from orders where product = 'reinvest360' and status = 'in_progress'
+             and start_day <= ${day}::date and ${day}::date < matures_day)::numeric as total_power
+      ),
+      shares as (
+        select o.user_id, o.id, o.reinvest, o.power, div(f.output * o.power, f.total_power)::bigint as amount
+        from orders o, figures f
+        where o.product = 'reinvest360' and o.status = 'in_progress' and o.start_day <= ${day}::date and ${day}::date < o.matures_day
+      ),
+      inserted as (
+        insert into income (user_id, order_id, day, kind, amount, inputs)
+        select user_id, id, ${day}::date, 'static', amount, jsonb_build_object('power', power::text, 'reinvest', reinvest)
+        from shares
+        on conflict do nothing
+        returning user_id, order_id, amount
+      ),
+      paid as (
+        select i.user_id, i.order_id, i.amount, s.reinvest,
+          case when s.reinvest then 'earning' else 'rewards' end as dest
+        from inserted i join shares s on s.user_id = i.user_id and s.id = i.order_id
+      ),
+      updated as (
+        update orders o set income = o.income + p.amount,
+          principal = o.principal + case when p.reinvest then p.amount else 0 end,
+          power = o.power + case when p.reinvest then div(${multiplier}::numeric * p.amount * ${coefficient}, 100000000)::bigint else 0 end
+        from paid p where o.user_id = p.user_id and o.id = p.order_id
+        returning 1
+      ),
+      ${books(`yardstick:${day}:static`, 'supercomputing_pool')}`,
+  );
+}
+
+/** Current: every finished 24-hour cycle pays (principal + income) × rate and rolls over. */
+function current(db: Db, day: string, asOf: Date, rate: Money) {
+  return run(
+    db,
+    sql<StepResult>`
+      with paid as (
+        insert into income (user_id, order_id, day, kind, amount, inputs)
+        select user_id, id, ${day}::date, 'current', div((principal + income)::numeric * ${rate.num}, ${rate.den})::bigint,
+          jsonb_build_object('holding', (principal + income)::text, 'cycle', cycles_paid + 1)
+        from orders
+        where product = 'current' and status = 'in_progress' and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
+        on conflict do nothing
+        returning user_id, order_id, amount, 'earning'::text as dest
+      ),
+      updated as (
+        update orders o set income = o.income + p.amount, cycles_paid = o.cycles_paid + 1 from paid p
+        where o.user_id = p.user_id and o.id = p.order_id
+        returning 1
+      ),
+      ${books(`yardstick:${day}:current`, 'treasury')}`,
+  );
+}
+
+export type YardstickRates = {
+  fixed: Money;
+  current: Money;
+  poolOutput: Money;
+  /** c scaled by 1e8, and the power multiplier. */
+  coefficient: bigint;
+  multiplier: bigint;
+};
+
+/** The day by hand: answers the rows paid and their total, step by step. */
+export async function handWrittenDay(db: Db, day: string, asOf: Date, rates: YardstickRates) {
+  const fixedPaid = await fixed(db, day, rates.fixed);
+  const poolPaid = await pool(db, day, rates.poolOutput, rates.coefficient, rates.multiplier);
+  const currentPaid = await current(db, day, asOf, rates.current);
+  return {
+    rows: Number(fixedPaid.rows + poolPaid.rows + currentPaid.rows),
+    total: fixedPaid.total + poolPaid.total + currentPaid.total,
+  };
+}
