@@ -130,7 +130,11 @@ async function db(): Promise<Result> {
     for (let i = 0; i < samples; i++) await inclusionProof(ctx.db, BigInt(1 + ((i * 104_729) % holders)), 'AIC');
     const perProof = ((performance.now() - start) / samples).toFixed(1);
     const size = async (table: string) =>
-      (await sql<{ n: bigint }>`select pg_total_relation_size(${table})::bigint as n`.execute(ctx.db)).rows[0]?.n ?? 0n;
+      (
+        // proof_leaves is partitioned by day: its own size is 0, its partitions hold the rows.
+        await sql<{ n: bigint }>`select (pg_total_relation_size(${table}) + coalesce((select sum(pg_total_relation_size(relid))
+          from pg_partition_tree(${table}) where relid <> ${table}::regclass), 0))::bigint as n`.execute(ctx.db)
+      ).rows[0]?.n ?? 0n;
     const mib = (bytes: bigint) => `${int(Number(bytes) / 2 ** 20)} MiB`;
     const aic = first?.find((b) => b.asset === 'AIC');
     return {

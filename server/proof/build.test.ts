@@ -1,11 +1,13 @@
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { type Migration, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BALANCE_KINDS, type Balances, ChunkedTreeBuilder, hashLeaf, toHex } from '../../contract/merkle.ts';
 import type { Asset } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { buildProofs, LEAF_KINDS, nodeSha256, readLeaves, toLeaf } from './build.ts';
+import * as m0009 from '../db/migrations/0009_proofs.ts';
+import * as m0016 from '../db/migrations/0016_proof_leaves_by_day.ts';
+import { buildProofs, LEAF_KINDS, leavesPartition, nodeSha256, readLeaves, toLeaf } from './build.ts';
 
 /** Around the edges of a 1,024-leaf chunk, and none at all. */
 const EDGES = [0, 1, 2, 1023, 1024, 1025, 2049];
@@ -114,5 +116,61 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
     const day = addDays('2027-01-01', days++);
     await expect(buildProofs(t.ctx, day)).rejects.toThrow(/negative AIC balance/);
     expect(await t.ctx.db.selectFrom('proof_roots').select('asset').where('day', '=', day).execute()).toEqual([]);
+  });
+
+  /** The day partitions of proof_leaves, oldest first. */
+  const partitions = async () =>
+    (
+      await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where i.inhparent = 'proof_leaves'::regclass order by c.relname`.execute(t.ctx.db)
+    ).rows.map((r) => r.name);
+
+  it('keeps each day’s leaves in a partition of its own and drops it whole after 30 days', async () => {
+    await fund({ AIC: [{ wallet: 5n, earning: 0n, rewards: 0n, lockedRewards: 0n, networkRewards: 0n, withdrawalsPending: 0n }], USDT: [], empty: 0 });
+    const first = addDays('2027-06-01', 0);
+    await buildProofs(t.ctx, first);
+    expect(await partitions()).toContain(leavesPartition(first));
+    const kept = addDays(first, 30);
+    await buildProofs(t.ctx, kept);
+    expect(await partitions()).toContain(leavesPartition(first));
+    const next = addDays(first, 31);
+    await buildProofs(t.ctx, next);
+    const after = await partitions();
+    expect(after).not.toContain(leavesPartition(first));
+    expect(after).toEqual(expect.arrayContaining([leavesPartition(kept), leavesPartition(next)]));
+    expect(await t.ctx.db.selectFrom('proof_leaves').select('day').where('day', '=', first).execute()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('proof_nodes').select('day').where('day', '=', first).execute()).toEqual([]);
+    // The roots stay; the latest day's leaf reads back from its partition.
+    expect(await t.ctx.db.selectFrom('proof_roots').select('asset').where('day', '=', first).execute()).toHaveLength(2);
+    expect(await readLeaves(t.ctx.db, next, 'AIC', 0, 1)).toHaveLength(1);
+  });
+
+  it('migration 0016 moves each day already built into a partition of its own, row for row', async () => {
+    const [before, partitioning]: Migration[] = [m0009, m0016];
+    const rolledBack = new Error('rolled back');
+    const run = t.ctx.db.transaction().execute(async (trx) => {
+      await sql`create schema m0016_check`.execute(trx);
+      await sql`set local search_path = m0016_check`.execute(trx);
+      await before?.up(trx);
+      const row = (day: string, userId: number, position: number) => sql`(${userId}, ${day}::date, 'AIC', ${position}, ${userId * 10}, 1, 2, 3, 4, 5)`;
+      await sql`insert into proof_leaves values ${sql.join([row('2026-11-01', 7, 0), row('2026-11-01', 8, 1), row('2026-11-02', 7, 0)])}`.execute(trx);
+      await partitioning?.up(trx);
+      const parts = await sql<{ name: string; n: number }>`
+        select c.relname as name, (select count(*) from proof_leaves l where l.tableoid = c.oid)::int as n
+        from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'proof_leaves'::regclass order by 1`.execute(trx);
+      expect(parts.rows).toEqual([
+        { name: 'proof_leaves_20261101', n: 2 },
+        { name: 'proof_leaves_20261102', n: 1 },
+      ]);
+      const moved = await sql`select user_id, to_char(day, 'YYYY-MM-DD') as day, position, wallet, withdrawals_pending
+        from proof_leaves order by day, position`.execute(trx);
+      expect(moved.rows).toEqual([
+        { user_id: 7n, day: '2026-11-01', position: 0, wallet: 70n, withdrawals_pending: 5n },
+        { user_id: 8n, day: '2026-11-01', position: 1, wallet: 80n, withdrawals_pending: 5n },
+        { user_id: 7n, day: '2026-11-02', position: 0, wallet: 70n, withdrawals_pending: 5n },
+      ]);
+      throw rolledBack;
+    });
+    await expect(run).rejects.toBe(rolledBack);
   });
 });

@@ -149,6 +149,7 @@ const leafSum = sql.join(
  * secret nonces and the day: a neighbour in the tree is nobody in particular.
  */
 async function writeLeaves(trx: Trx, day: string, asset: Asset) {
+  const leaves = sql.table(leavesPartition(day));
   const pivot = LEAF_KINDS.map((k) => sql`coalesce(sum(a.balance) filter (where a.kind = ${k}), 0)::bigint as ${sql.ref(k)}`);
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
   await sql`create temp table ${scratch(0)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
@@ -164,7 +165,7 @@ async function writeLeaves(trx: Trx, day: string, asset: Asset) {
         (row_number() over (order by sha256(n.nonce || convert_to(${day}::text, 'UTF8'))) - 1)::integer as position
       from bal b join proof_nonces n on n.user_id = b.user_id
     ), ins as (
-      insert into proof_leaves (user_id, day, asset, position, ${columns})
+      insert into ${leaves} (user_id, day, asset, position, ${columns})
       select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
       from placed p
       returning 1
@@ -174,7 +175,8 @@ async function writeLeaves(trx: Trx, day: string, asset: Asset) {
     )
     select
       (select count(*) from ins)::bigint as leaves,
-      (select count(*) from bal where not exists (select 1 from proof_nonces n where n.user_id = bal.user_id))::bigint as missing,
+      -- The holders the join with their nonces left out.
+      ((select count(*) from bal) - (select count(*) from placed))::bigint as missing,
       (select count(*) from bal where least(${columns}) < 0)::bigint as negative,
       (select coalesce(sum(balance), 0) from accounts
         where asset = ${asset} and user_id <> 0 and kind in (${sql.join(LEAF_KINDS)}))::bigint as ledger_total`.execute(trx);
@@ -267,6 +269,25 @@ async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset):
 }
 
 /**
+ * The day's leaves: a partition of proof_leaves written without indexes, then attached (see
+ * migration 0016). Named by the day, which is how dropExpired finds the old ones.
+ */
+export const leavesPartition = (day: string) => `proof_leaves_${day.replaceAll('-', '')}`;
+const PARTITION_DAY = /^proof_leaves_(\d{4})(\d{2})(\d{2})$/;
+
+/** Leaves (a partition per day, dropped whole) and levels older than `expired`. */
+async function dropExpired(trx: Trx, expired: string): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'proof_leaves'::regclass`.execute(trx);
+  for (const { name } of rows) {
+    const [, y, m, d] = PARTITION_DAY.exec(name) ?? [];
+    if (y && `${y}-${m}-${d}` < expired) await sql`drop table ${sql.table(name)}`.execute(trx);
+  }
+  await trx.deleteFrom('proof_nodes').where('day', '<', expired).execute();
+}
+
+/**
  * Builds the day's trees, one per asset, from the balances right after the day's settlement.
  * Idempotent: a day already built is left as it is (null), and a per-day lock lets one process
  * build it. Leaves and levels older than KEEP_DAYS go in the same transaction.
@@ -281,11 +302,13 @@ export async function buildProofs(ctx: AppContext, day: string): Promise<ProofBu
         if (built) return null;
         await sql`set local work_mem = '256MB'`.execute(trx);
         await sql`set local jit = off`.execute(trx);
+        const leaves = sql.table(leavesPartition(day));
+        await sql`create table ${leaves} (like proof_leaves including defaults, check (day = ${sql.lit(day)}::date))`.execute(trx);
         const results: ProofBuild[] = [];
         for (const asset of ASSETS) results.push(await buildAsset(ctx, trx, day, asset));
-        const expired = addDays(day, -KEEP_DAYS);
-        await trx.deleteFrom('proof_leaves').where('day', '<', expired).execute();
-        await trx.deleteFrom('proof_nodes').where('day', '<', expired).execute();
+        // Builds the partition's indexes by sorting once; the check spares a scan of its rows.
+        await sql`alter table proof_leaves attach partition ${leaves} for values in (${sql.lit(day)})`.execute(trx);
+        await dropExpired(trx, addDays(day, -KEEP_DAYS));
         return results;
       });
     } catch (error) {
