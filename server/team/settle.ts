@@ -107,6 +107,9 @@ async function buildUplines(trx: Trx, generations: number): Promise<void> {
         where c.depth = d and p.user_id = c.parent;
       end loop;
     end $$`.execute(trx);
+  // Statistics of the filled lists: analysed while they were all empty, the planner would take
+  // the rebates' candidates for a handful of rows and join them back with a nested loop.
+  await sql`analyze uplines`.execute(trx);
 }
 
 /**
@@ -123,6 +126,11 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
   // The rates were parsed above, so each is a plain decimal and safe to write into the SQL.
   const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
   await buildUplines(trx, team.rebateRates.length);
+  // The day's static lines were written by this transaction, so no autovacuum has seen them: on a
+  // young database the planner would take them for a handful of rows and join the hundreds of
+  // thousands of candidates back to the inserted lines with a nested loop (minutes at 100,000
+  // holders). Analysing samples a fixed number of rows, whatever the table's size.
+  await sql`analyze income`.execute(trx);
   return payIncome(trx, {
     day,
     kind: 'rebate',
