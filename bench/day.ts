@@ -3,6 +3,7 @@
  * cycles), the team's figures, rebates and lock-ups, maturities, and the proof of liabilities.
  *   npx tsx bench/day.ts [holders ...]            PostgreSQL (default 100000 1000000)
  *   BENCH_DAY_EMBEDDED="100000" npx tsx bench/day.ts   also on the embedded database (PGlite)
+ *   BENCH_KEEP_SCHEMA=1    keeps each PostgreSQL schema, settled, to profile its statements
  * Each holder has one order (40% 30-day, 40% 360-day of which half reinvest, 20% current) and
  * sits in a referral tree shaped like bench/team's (a 50-deep chain from holder 1, the rest
  * hung under earlier holders at pseudo-random places). Prints each step's time, the total, and
@@ -110,6 +111,8 @@ async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
   const cyclesStart = performance.now();
   await settleCurrentCycles(ctx, AS_OF);
   const end = performance.now();
+  // PGlite runs in this thread and may starve the sampler: take one more sample at the end.
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const steps = { ...(day.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
   const check = await checkLedger(ctx.db);
   return { populateS, totalS: (end - start) / 1000, steps, peakMiB: peakRss / 2 ** 20, ledger: check.ok, rebates: day.rebates };
@@ -125,7 +128,8 @@ async function onPostgres(holders: number) {
     return await oneDay(handle, holders);
   } finally {
     await handle.close();
-    await admin.query(`drop schema ${schema} cascade`);
+    if (process.env.BENCH_KEEP_SCHEMA) console.log(`kept schema ${schema}`);
+    else await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
   }
 }

@@ -38,29 +38,39 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
   const minimum = units(team.effectiveMinimum);
   await sql`delete from team_stats`.execute(trx);
   await sql`
-    create temp table team_roll on commit drop as
+    create temp table team_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
-      coalesce(o.active, 0)::bigint as own, 0::bigint as quantity, 0::bigint as members
+      coalesce(o.active, 0)::bigint as own
     from users u
     left join (
       select user_id, sum(principal)::bigint as active from orders
       where status in ${ORDERS.held} group by user_id
     ) o on o.user_id = u.id`.execute(trx);
-  await sql`create index on team_roll (depth)`.execute(trx);
-  await sql`create unique index on team_roll (user_id)`.execute(trx);
-  await sql`analyze team_roll`.execute(trx);
-  // One statement per depth level, deepest first, in one round trip.
+  await sql`create index on team_members (depth)`.execute(trx);
+  await sql`analyze team_members`.execute(trx);
+  await sql`create temp table team_roll (user_id bigint, own bigint, quantity bigint, members bigint) on commit drop`.execute(trx);
+  // Deepest level first, each level in a table of its own: a member's team is the sum of its
+  // children's (own + team), read from the level below, so every statement joins two levels
+  // and appends; nothing is updated in place (an update per member cost three times as much).
   await sql`
     do $$
     declare d int;
     begin
-      for d in reverse coalesce((select max(depth) from team_roll), 0)..1 loop
-        update team_roll p set quantity = p.quantity + c.quantity, members = p.members + c.members
-        from (select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members
-              from team_roll where depth = d group by parent) c
-        where p.user_id = c.parent;
+      create temp table team_level (parent bigint, quantity bigint, members bigint) on commit drop;
+      for d in reverse coalesce((select max(depth) from team_members), 0)..0 loop
+        execute 'create temp table team_next on commit drop as
+          select m.user_id, m.parent, m.own, coalesce(c.quantity, 0)::bigint as quantity, coalesce(c.members, 0)::bigint as members
+          from team_members m left join team_level c on c.parent = m.user_id where m.depth = $1' using d;
+        execute 'insert into team_roll select user_id, own, quantity, members from team_next';
+        execute 'drop table team_level';
+        execute 'create temp table team_level on commit drop as
+          select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members
+          from team_next where parent is not null group by parent';
+        execute 'drop table team_next';
       end loop;
+      drop table team_level;
     end $$`.execute(trx);
+  await sql`analyze team_roll`.execute(trx);
   const { rows } = await sql<{ n: bigint }>`
     with direct as (select inviter_id as user_id, count(*)::int as n from users where inviter_id is not null group by inviter_id),
     inserted as (
@@ -86,29 +96,40 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
  */
 async function buildUplines(trx: Trx, generations: number): Promise<void> {
   await sql`
-    create temp table uplines on commit drop as
+    create temp table upline_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
-      coalesce(ts.effective, false) as effective, '{}'::bigint[] as anc, '{}'::bigint[] as br
+      coalesce(ts.effective, false) as effective
     from users u left join team_stats ts on ts.user_id = u.id`.execute(trx);
-  await sql`create index on uplines (depth)`.execute(trx);
-  await sql`create unique index on uplines (user_id)`.execute(trx);
-  await sql`analyze uplines`.execute(trx);
+  await sql`create index on upline_members (depth)`.execute(trx);
+  await sql`analyze upline_members`.execute(trx);
+  await sql`create temp table uplines (user_id bigint, anc bigint[], br bigint[]) on commit drop`.execute(trx);
   // A whole number from the configured rates: safe to write into the block.
   const n = sql.raw(String(Math.max(0, Math.trunc(generations))));
+  // A level at a time from the roots, each level in a table of its own joined to the one above
+  // and appended to uplines; nothing is updated in place (growing arrays moved every row).
   await sql`
     do $$
     declare d int;
     begin
-      for d in 1..coalesce((select max(depth) from uplines), 0) loop
-        update uplines c set
-          anc = (case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}],
-          br = (case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}]
-        from uplines p
-        where c.depth = d and p.user_id = c.parent;
+      create temp table upline_level on commit drop as
+        select user_id, effective, '{}'::bigint[] as anc, '{}'::bigint[] as br from upline_members where depth = 0;
+      for d in 1..coalesce((select max(depth) from upline_members), 0) loop
+        execute 'insert into uplines select user_id, anc, br from upline_level';
+        execute 'create temp table upline_next on commit drop as
+          select c.user_id, c.effective,
+            coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
+            coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br
+          from upline_members c left join upline_level p on p.user_id = c.parent
+          where c.depth = $1' using d;
+        execute 'drop table upline_level';
+        execute 'alter table upline_next rename to upline_level';
       end loop;
+      execute 'insert into uplines select user_id, anc, br from upline_level';
+      drop table upline_level;
     end $$`.execute(trx);
-  // Statistics of the filled lists: analysed while they were all empty, the planner would take
-  // the rebates' candidates for a handful of rows and join them back with a nested loop.
+  await sql`create unique index on uplines (user_id)`.execute(trx);
+  // Statistics of the filled lists: unanalysed, the planner would take the rebates' candidates
+  // for a handful of rows and join them back with a nested loop.
   await sql`analyze uplines`.execute(trx);
 }
 
