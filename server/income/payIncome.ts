@@ -13,6 +13,11 @@ export type IncomeStep = {
    * power_add, cycle_add, inputs (jsonb: what the amount was computed from).
    */
   candidates: RawBuilder<unknown>;
+  /**
+   * Whether each amount adds to its order's totals (income, principal, power, cycles). Rebates
+   * do not: they are paid to an ancestor on someone else's order.
+   */
+  addsToOrders?: boolean;
   /** When the entry is dated (the app's clock); the database's time without it. */
   at?: Date | undefined;
 };
@@ -34,6 +39,17 @@ export class Shortfall extends Error {
  * refuses to go below zero, and a missing paying account is refused too: then nothing is paid
  * and the step throws `Shortfall` (`needed` is -1: the database does not say how much).
  */
+const orderUpdates = sql`,
+  order_updates as (
+    update orders o set
+      income = o.income + p.amount,
+      principal = o.principal + p.principal_add,
+      power = o.power + p.power_add,
+      cycles_paid = o.cycles_paid + p.cycle_add
+    from paid p where o.user_id = p.user_id and o.id = p.order_id
+    returning 1
+  )`;
+
 export async function payIncome(trx: Transaction<Database>, step: IncomeStep): Promise<{ rows: number; total: bigint }> {
   try {
     const posted = await postBatch<{ paid: bigint }>(trx, {
@@ -51,16 +67,7 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
         paid as (
           select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
           from new_income n join candidates c on c.user_id = n.user_id and c.order_id = n.order_id
-        ),
-        order_updates as (
-          update orders o set
-            income = o.income + p.amount,
-            principal = o.principal + p.principal_add,
-            power = o.power + p.power_add,
-            cycles_paid = o.cycles_paid + p.cycle_add
-          from paid p where o.user_id = p.user_id and o.id = p.order_id
-          returning 1
-        )`,
+        )${step.addsToOrders === false ? sql`` : orderUpdates}`,
       lines: sql`
         select user_id, dest as kind, amount from paid where amount > 0
         union all

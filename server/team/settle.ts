@@ -48,7 +48,7 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
     ) o on o.user_id = u.id`.execute(trx);
   await sql`create index on team_members (depth)`.execute(trx);
   await sql`analyze team_members`.execute(trx);
-  await sql`create temp table team_roll (user_id bigint, own bigint, quantity bigint, members bigint) on commit drop`.execute(trx);
+  await sql`create temp table team_roll (user_id bigint, own bigint, quantity bigint, members bigint, direct bigint) on commit drop`.execute(trx);
   // Deepest level first, each level in a table of its own: a member's team is the sum of its
   // children's (own + team), read from the level below, so every statement joins two levels
   // and appends; nothing is updated in place (an update per member cost three times as much).
@@ -56,15 +56,17 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
     do $$
     declare d int;
     begin
-      create temp table team_level (parent bigint, quantity bigint, members bigint) on commit drop;
+      create temp table team_level (parent bigint, quantity bigint, members bigint, direct bigint) on commit drop;
       for d in reverse coalesce((select max(depth) from team_members), 0)..0 loop
         execute 'create temp table team_next on commit drop as
-          select m.user_id, m.parent, m.own, coalesce(c.quantity, 0)::bigint as quantity, coalesce(c.members, 0)::bigint as members
+          select m.user_id, m.parent, m.own, coalesce(c.quantity, 0)::bigint as quantity,
+            coalesce(c.members, 0)::bigint as members, coalesce(c.direct, 0)::bigint as direct
           from team_members m left join team_level c on c.parent = m.user_id where m.depth = $1' using d;
-        execute 'insert into team_roll select user_id, own, quantity, members from team_next';
+        execute 'insert into team_roll select user_id, own, quantity, members, direct from team_next';
         execute 'drop table team_level';
         execute 'create temp table team_level on commit drop as
-          select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members
+          select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members,
+            count(*) as direct
           from team_next where parent is not null group by parent';
         execute 'drop table team_next';
       end loop;
@@ -72,15 +74,12 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
     end $$`.execute(trx);
   await sql`analyze team_roll`.execute(trx);
   const { rows } = await sql<{ n: bigint }>`
-    with direct as (select inviter_id as user_id, count(*)::int as n from users where inviter_id is not null group by inviter_id),
-    inserted as (
+    with inserted as (
       insert into team_stats (user_id, day, active, team_quantity, team_count, direct_count, effective, level)
-      select r.user_id, ${day}::date, r.own, r.quantity, r.members::int,
-        coalesce(d.n, 0), r.own >= ${minimum}::bigint,
+      select r.user_id, ${day}::date, r.own, r.quantity, r.members::int, r.direct::int, r.own >= ${minimum}::bigint,
         ${sql.raw(levelCase('r.quantity', team.levelThresholds))}
       from team_roll r
-      left join direct d on d.user_id = r.user_id
-      where r.own > 0 or r.members > 0 or d.user_id is not null
+      where r.own > 0 or r.members > 0
       returning 1
     )
     select count(*) as n from inserted`.execute(trx);
@@ -89,8 +88,8 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
 
 /**
  * Each member's first `generations` effective ancestors, nearest first, with the branch each is
- * reached through (the member just below it on the way down), built top down a depth at a
- * time: a member inherits its parent's list, with the parent in front when it is effective.
+ * reached through (the member just below it on the way down) and its level (so the rebates
+ * need no lookup per ancestor), built top down a depth at a time: a member inherits its parent's list, with the parent in front when it is effective.
  * Empty positions (not effective) are thereby skipped. O(members), where walking every
  * member's whole path cost O(members × depth). Reads the day's `team_stats`.
  */
@@ -98,11 +97,11 @@ async function buildUplines(trx: Trx, generations: number): Promise<void> {
   await sql`
     create temp table upline_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
-      coalesce(ts.effective, false) as effective
+      coalesce(ts.effective, false) as effective, coalesce(ts.level, 0)::smallint as level
     from users u left join team_stats ts on ts.user_id = u.id`.execute(trx);
   await sql`create index on upline_members (depth)`.execute(trx);
   await sql`analyze upline_members`.execute(trx);
-  await sql`create temp table uplines (user_id bigint, anc bigint[], br bigint[]) on commit drop`.execute(trx);
+  await sql`create temp table uplines (user_id bigint, anc bigint[], br bigint[], lv smallint[]) on commit drop`.execute(trx);
   // A whole number from the configured rates: safe to write into the block.
   const n = sql.raw(String(Math.max(0, Math.trunc(generations))));
   // A level at a time from the roots, each level in a table of its own joined to the one above
@@ -112,19 +111,21 @@ async function buildUplines(trx: Trx, generations: number): Promise<void> {
     declare d int;
     begin
       create temp table upline_level on commit drop as
-        select user_id, effective, '{}'::bigint[] as anc, '{}'::bigint[] as br from upline_members where depth = 0;
+        select user_id, effective, level, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
+        from upline_members where depth = 0;
       for d in 1..coalesce((select max(depth) from upline_members), 0) loop
-        execute 'insert into uplines select user_id, anc, br from upline_level';
+        execute 'insert into uplines select user_id, anc, br, lv from upline_level';
         execute 'create temp table upline_next on commit drop as
-          select c.user_id, c.effective,
+          select c.user_id, c.effective, c.level,
             coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
-            coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br
+            coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br,
+            coalesce((case when p.effective then array[p.level] || p.lv else p.lv end)[1:${n}], ''{}'') as lv
           from upline_members c left join upline_level p on p.user_id = c.parent
           where c.depth = $1' using d;
         execute 'drop table upline_level';
         execute 'alter table upline_next rename to upline_level';
       end loop;
-      execute 'insert into uplines select user_id, anc, br from upline_level';
+      execute 'insert into uplines select user_id, anc, br, lv from upline_level';
       drop table upline_level;
     end $$`.execute(trx);
   await sql`create unique index on uplines (user_id)`.execute(trx);
@@ -157,6 +158,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
     kind: 'rebate',
     from: 'treasury',
     at,
+    addsToOrders: false,
     candidates: sql`
       with source as (
         select i.user_id as earner, i.order_id, i.amount
@@ -164,11 +166,10 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
         where i.day = ${day}::date and i.kind = 'static' and i.amount > 0
       ),
       effective as (
-        select s.earner, s.order_id, s.amount, x.ancestor, x.branch, x.generation, ts.level
+        select s.earner, s.order_id, s.amount, x.ancestor, x.branch, x.generation, x.level
         from source s
         join uplines u on u.user_id = s.earner
-        cross join unnest(u.anc, u.br) with ordinality as x(ancestor, branch, generation)
-        join team_stats ts on ts.user_id = x.ancestor
+        cross join unnest(u.anc, u.br, u.lv) with ordinality as x(ancestor, branch, level, generation)
         -- A path can only hold its own holder through a referral cycle (the tree check reports
         -- it): never pay anyone on their own earnings.
         where x.ancestor <> s.earner
