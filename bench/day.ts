@@ -25,6 +25,7 @@ import { checkLedger } from '../server/ledger/ledger.ts';
 import { ensureNonces } from '../server/proof/build.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
 import { benchContext } from './context.ts';
+import { insertOrdersAndFund } from './orders.ts';
 import { type Figure, int, report } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -65,34 +66,6 @@ async function insertUsers(ctx: AppContext, holders: number) {
   await sql`select setval(pg_get_serial_sequence('users', 'id'), ${holders})`.execute(ctx.db);
 }
 
-/** One order per holder, their principal in the earning accounts, a funded treasury and pool. */
-async function insertOrders(ctx: AppContext, holders: number) {
-  await sql`insert into orders (user_id, product, principal, power, coefficient, status, reinvest, start_day,
-      created_at, cycle_start, matures_day)
-    select i,
-      case when i % 5 < 2 then 'fixed30' when i % 5 < 4 then 'reinvest360' else 'current' end,
-      (100 + (i % 1000)) * 100000000::bigint,
-      case when i % 5 in (2, 3) then 5 * (100 + (i % 1000)) * 100000000::bigint else 0 end,
-      case when i % 5 in (2, 3) then '1.00000000' end,
-      'in_progress', i % 5 = 3, '2026-11-02', '2026-11-01T08:00:00Z',
-      case when i % 5 = 4 then '2026-11-09T20:00:00Z'::timestamptz end,
-      case when i % 5 < 2 then '2026-12-02'::date when i % 5 < 4 then '2027-10-28'::date end
-    from generate_series(1, ${holders}) i`.execute(ctx.db);
-  await sql`with e as (insert into journal_entries (kind, ref) values ('bench', 'bench') returning id),
-    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
-    total as (select sum(amount)::bigint as amount from per_user),
-    p as (insert into postings (entry_id, user_id, asset, kind, amount)
-      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
-      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + 2000000000000000) from e, total
-      union all select e.id, 0, 'AIC', 'treasury', 1000000000000000 from e
-      union all select e.id, 0, 'AIC', 'supercomputing_pool', 1000000000000000 from e)
-    insert into accounts (user_id, asset, kind, balance, allow_negative)
-      select user_id, 'AIC', 'earning', amount, false from per_user
-      union all select 0, 'AIC', 'exchange', -(total.amount + 2000000000000000), true from total
-      union all select 0, 'AIC', 'treasury', 1000000000000000, false
-      union all select 0, 'AIC', 'supercomputing_pool', 1000000000000000, false`.execute(ctx.db);
-  await sql`analyze`.execute(ctx.db);
-}
 
 let peakRss = 0;
 const sampler = setInterval(() => {
@@ -106,7 +79,7 @@ async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
   const ctx = { ...benchContext(handle.db, `${DAY}T23:00:00Z`), dbKind: handle.kind };
   const populateStart = performance.now();
   await insertUsers(ctx, holders);
-  await insertOrders(ctx, holders);
+  await insertOrdersAndFund(ctx.db, holders, holders);
   const populateS = (performance.now() - populateStart) / 1000;
   // A holder's proof nonce is drawn once, the first day they hold anything: on a typical day only
   // the day's new holders need one. Drawn here for all, and reported apart as the first day's cost.

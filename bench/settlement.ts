@@ -20,6 +20,7 @@ import { parseRate } from '../contract/money.ts';
 import { coefficientScaled, earnParams } from '../server/earn/params.ts';
 import { type Figure, record } from './report.ts';
 import { benchContext } from './context.ts';
+import { insertOrdersAndFund } from './orders.ts';
 import { handWrittenDay } from './settlementYardstick.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -41,32 +42,7 @@ async function populate(ctx: AppContext, orders: number) {
   const users = Math.max(1, Math.floor(orders / 4));
   await sql`insert into users (id, subject, name, invite_code)
     select i, 'bench-' || i, 'user ' || i, 'B' || lpad(i::text, 9, '0') from generate_series(1, ${users}) i`.execute(ctx.db);
-  await sql`insert into orders (user_id, product, principal, power, coefficient, status, reinvest, start_day,
-      created_at, cycle_start, matures_day)
-    select 1 + (i % ${users}),
-      case when i % 5 < 2 then 'fixed30' when i % 5 < 4 then 'reinvest360' else 'current' end,
-      (100 + (i % 1000)) * 100000000::bigint,
-      case when i % 5 in (2, 3) then 5 * (100 + (i % 1000)) * 100000000::bigint else 0 end,
-      case when i % 5 in (2, 3) then '1.00000000' end,
-      'in_progress', i % 5 = 3, '2026-11-02', '2026-11-01T08:00:00Z',
-      case when i % 5 = 4 then '2026-11-09T20:00:00Z'::timestamptz end,
-      case when i % 5 < 2 then '2026-12-02'::date when i % 5 < 4 then '2027-10-28'::date end
-    from generate_series(1, ${orders}) i`.execute(ctx.db);
-  // The principal in the users' earning accounts, and money in the treasury and the pool.
-  await sql`with e as (insert into journal_entries (kind, ref) values ('bench', 'bench') returning id),
-    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
-    total as (select sum(amount)::bigint as amount from per_user),
-    p as (insert into postings (entry_id, user_id, asset, kind, amount)
-      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
-      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + 2000000000000000) from e, total
-      union all select e.id, 0, 'AIC', 'treasury', 1000000000000000 from e
-      union all select e.id, 0, 'AIC', 'supercomputing_pool', 1000000000000000 from e)
-    insert into accounts (user_id, asset, kind, balance, allow_negative)
-      select user_id, 'AIC', 'earning', amount, false from per_user
-      union all select 0, 'AIC', 'exchange', -(total.amount + 2000000000000000), true from total
-      union all select 0, 'AIC', 'treasury', 1000000000000000, false
-      union all select 0, 'AIC', 'supercomputing_pool', 1000000000000000, false`.execute(ctx.db);
-  await sql`analyze`.execute(ctx.db);
+  await insertOrdersAndFund(ctx.db, orders, users);
 }
 
 let peakRss = 0;
