@@ -64,9 +64,16 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
           on conflict do nothing
           returning user_id, order_id, amount
         ),
+        all_new as (select (select count(*) from new_income) = (select count(*) from candidates) as yes),
         paid as (
+          -- Usually every candidate is new (a first run): then they are what was paid, and the
+          -- join back (a sort of a million rows each side for the rebates) is skipped.
+          select c.user_id, c.order_id, c.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
+          from candidates c where (select yes from all_new)
+          union all
           select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
           from new_income n join candidates c on c.user_id = n.user_id and c.order_id = n.order_id
+          where not (select yes from all_new)
         )${step.addsToOrders === false ? sql`` : orderUpdates}`,
       lines: sql`
         select user_id, dest as kind, amount from paid where amount > 0
