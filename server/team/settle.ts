@@ -89,8 +89,9 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
 /**
  * Each member's first `generations` effective ancestors, nearest first, with the branch each is
  * reached through (the member just below it on the way down) and its level (so the rebates
- * need no lookup per ancestor), built top down a depth at a time: a member inherits its parent's list, with the parent in front when it is effective.
- * Empty positions (not effective) are thereby skipped. O(members), where walking every
+ * need no lookup per ancestor), built top down a depth at a time: a member inherits its
+ * parent's lists, with the parent in front when it is effective. Empty positions (not
+ * effective) are thereby skipped. O(members), where walking every
  * member's whole path cost O(members × depth). Reads the day's `team_stats`.
  */
 async function buildUplines(trx: Trx, generations: number): Promise<void> {
