@@ -30,6 +30,17 @@ function helmetHeaders(options: HelmetOptions): [string, string][] {
  * and the heavy reads (CSV export, monthly statement) per session with a lower limit. Counters
  * live in each process.
  */
+/**
+ * Where a form may send the browser: this origin, the exchange's, and the app's allowed return
+ * addresses. The embedded exchange's sign-in form ends in a redirect back to the app, which
+ * form-action governs too: opened at http://127.0.0.1:3000 while the exchange is on localhost,
+ * the way back is another origin.
+ */
+function formActions(config: Config): string[] {
+  const origins = [...(config.oidcIssuer ? [config.oidcIssuer] : []), ...config.redirectUris].map((url) => new URL(url).origin);
+  return ["'self'", ...new Set(origins)];
+}
+
 export async function installSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const tls = config.publicUrl.startsWith('https:');
   const headers = helmetHeaders({
@@ -42,7 +53,7 @@ export async function installSecurity(app: FastifyInstance, config: Config): Pro
         imgSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
-        formAction: ["'self'", ...(config.oidcIssuer ? [new URL(config.oidcIssuer).origin] : [])],
+        formAction: formActions(config),
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],

@@ -1,0 +1,69 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, phonePage } from './support/browser.ts';
+import { signInThroughExchange } from './support/flows.ts';
+import { journey } from './support/journey.ts';
+import { freePort, type RunningServer, startServer } from './support/server.ts';
+
+/**
+ * The app opened at http://127.0.0.1:PORT while its public address is http://localhost:PORT
+ * (the default): the embedded exchange's sign-in page is on localhost, and its form must be
+ * allowed to send the browser back to 127.0.0.1 (the sign-in page's CSP form-action names the
+ * allowed return addresses).
+ */
+describe('signing in at http://127.0.0.1, at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({}, (run) => ({ server, browser } = run));
+
+  it('goes through the embedded exchange and lands signed in on home at 127.0.0.1', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
+    });
+    const address = `http://127.0.0.1:${server.port}`;
+    const home = await signInThroughExchange(page, address, { create: 'Ada at 127' });
+    expect(new URL(page.url()).origin).toBe(address);
+    await expect(home.totalAmount.textContent()).resolves.toMatch(/\d/);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+/**
+ * The exchange as a process of its own on another port (a second instance's embedded exchange,
+ * told the app's return address), and the app pointed at it with OIDC_ISSUER.
+ */
+describe('signing in through an exchange on another port, at 390x844', () => {
+  let exchange: RunningServer;
+  let app: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    const appPort = await freePort();
+    exchange = await startServer({ OAUTH_REDIRECT_URIS: `http://localhost:${appPort}/` });
+    app = await startServer({ PORT: String(appPort), OIDC_ISSUER: `${exchange.baseUrl}/oidc` });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await exchange?.stop();
+  });
+
+  it('leaves for the exchange’s address, signs in there, and comes back signed in', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
+    });
+    const visited = new Set<string>();
+    page.on('framenavigated', (frame) => visited.add(new URL(frame.url()).origin));
+    const home = await signInThroughExchange(page, app.baseUrl, { create: 'Ada elsewhere' });
+    expect(visited).toContain(exchange.baseUrl);
+    expect(new URL(page.url()).origin).toBe(app.baseUrl);
+    await expect(home.totalAmount.textContent()).resolves.toMatch(/\d/);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
