@@ -1,11 +1,15 @@
 import { NavBar } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 /** A screen's title bar with a way back home. */
 export function PageHeader({ title }: { title: string }) {
   const navigate = useNavigate();
+  const { t } = useTranslation();
+  // The back area is a button showing only an arrow (antd-mobile hides its `back` text from
+  // screen readers): its name comes from hidden text in `left`.
   return (
-    <NavBar className="page-header" onBack={() => navigate('/home')}>
+    <NavBar className="page-header" left={<span className="visually-hidden">{t('common.back')}</span>} onBack={() => navigate('/home')}>
       <h1 className="page-header__title">{title}</h1>
     </NavBar>
   );

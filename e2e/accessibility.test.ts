@@ -1,0 +1,50 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { phonePage } from './support/browser.ts';
+import { signInThroughExchange } from './support/flows.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const SCREENS = ['home', 'center', 'wallet', 'my', 'rebate', 'thirtydays', 'income', 'activity'];
+
+/** axe-core's serious and critical violations on the page as it stands: rule, count, first nodes. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the app's CSP (no inline scripts) does not govern.
+  await page.evaluate(AXE);
+  return page.evaluate(async () => {
+    type Violation = { id: string; impact: string | null; nodes: { html: string }[] };
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Violation[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n) => n.html.slice(0, 120)).join(' | ')}`);
+  });
+}
+
+/** Every signed-in screen, in Chinese and in English: no serious or critical axe-core violation. */
+describe('accessibility of every screen, signed in, at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({}, (run) => ({ server, browser } = run));
+
+  it.each([
+    ['zh-CN', { pick: 'Alice' }],
+    ['en-US', { create: 'Ada Axe' }],
+  ] as const)('%s: no serious or critical violations', async (locale, account) => {
+    const { page, errors } = await phonePage(browser, locale);
+    await signInThroughExchange(page, server.baseUrl, account);
+    const found: Record<string, string[]> = {};
+    for (const screen of SCREENS) {
+      await page.goto(`${server.baseUrl}/#/${screen}`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      const violations = await seriousViolations(page);
+      if (violations.length) found[screen] = violations;
+    }
+    expect(found).toEqual({});
+    expect(errors).toEqual([]);
+  });
+});
