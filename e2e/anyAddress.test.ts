@@ -1,9 +1,18 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, phonePage } from './support/browser.ts';
 import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import { freePort, type RunningServer, startServer } from './support/server.ts';
+
+/** What the browser's Content Security Policy blocks on this page, as the console reports it. */
+function cspBlocks(page: Page): string[] {
+  const blocked: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
+  });
+  return blocked;
+}
 
 /**
  * The app opened at http://127.0.0.1:PORT while its public address is http://localhost:PORT
@@ -18,10 +27,7 @@ describe('signing in at http://127.0.0.1, at 390x844', () => {
 
   it('goes through the embedded exchange and lands signed in on home at 127.0.0.1', async () => {
     const { page, errors } = await phonePage(browser, 'en-US');
-    const blocked: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
-    });
+    const blocked = cspBlocks(page);
     const address = `http://127.0.0.1:${server.port}`;
     const home = await signInThroughExchange(page, address, { create: 'Ada at 127' });
     expect(new URL(page.url()).origin).toBe(address);
@@ -53,10 +59,7 @@ describe('signing in through an exchange on another port, at 390x844', () => {
 
   it('leaves for the exchange’s address, signs in there, and comes back signed in', async () => {
     const { page, errors } = await phonePage(browser, 'en-US');
-    const blocked: string[] = [];
-    page.on('console', (message) => {
-      if (/Content Security Policy/.test(message.text())) blocked.push(message.text());
-    });
+    const blocked = cspBlocks(page);
     const visited = new Set<string>();
     page.on('framenavigated', (frame) => visited.add(new URL(frame.url()).origin));
     const home = await signInThroughExchange(page, app.baseUrl, { create: 'Ada elsewhere' });
