@@ -25,12 +25,6 @@ function helmetHeaders(options: HelmetOptions): [string, string][] {
 }
 
 /**
- * Security headers (a CSP the app passes; HSTS only when served over TLS), and rate limits per
- * minute: sign-in per address; every /api POST per session; every protected GET per session,
- * and the heavy reads (CSV export, monthly statement) per session with a lower limit. Counters
- * live in each process.
- */
-/**
  * Where a form may send the browser: this origin, the exchange's, and the app's allowed return
  * addresses. The embedded exchange's sign-in form ends in a redirect back to the app, which
  * form-action governs too: opened at http://127.0.0.1:3000 while the exchange is on localhost,
@@ -41,6 +35,12 @@ function formActions(config: Config): string[] {
   return ["'self'", ...new Set(origins)];
 }
 
+/**
+ * Security headers (a CSP the app passes; HSTS only when served over TLS), and rate limits per
+ * minute: sign-in per address; every /api POST per session; every protected GET per session,
+ * and the heavy reads (CSV export, monthly statement) per session with a lower limit. Counters
+ * live in each process.
+ */
 export async function installSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const tls = config.publicUrl.startsWith('https:');
   const headers = helmetHeaders({

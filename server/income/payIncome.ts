@@ -31,14 +31,7 @@ export class Shortfall extends Error {
   }
 }
 
-/**
- * Pays one settlement step in a single statement: income rows keyed by (order, day, kind)
- * (a second run inserts nothing and so pays nothing) and the orders' totals are written here;
- * the money (one journal entry, a posting per receiving account and one from the paying system
- * account, the balances) by the ledger's batch form around them. The paying account's CHECK
- * refuses to go below zero, and a missing paying account is refused too: then nothing is paid
- * and the step throws `Shortfall` (`needed` is -1: the database does not say how much).
- */
+/** The paid orders' totals, for steps whose amounts add to them. */
 const orderUpdates = sql`,
   order_updates as (
     update orders o set
@@ -50,6 +43,14 @@ const orderUpdates = sql`,
     returning 1
   )`;
 
+/**
+ * Pays one settlement step in a single statement: income rows keyed by (order, day, kind)
+ * (a second run inserts nothing and so pays nothing) and the orders' totals are written here;
+ * the money (one journal entry, a posting per receiving account and one from the paying system
+ * account, the balances) by the ledger's batch form around them. The paying account's CHECK
+ * refuses to go below zero, and a missing paying account is refused too: then nothing is paid
+ * and the step throws `Shortfall` (`needed` is -1: the database does not say how much).
+ */
 export async function payIncome(trx: Transaction<Database>, step: IncomeStep): Promise<{ rows: number; total: bigint }> {
   try {
     const posted = await postBatch<{ paid: bigint }>(trx, {
