@@ -147,7 +147,7 @@ for (const [kind, holders] of runs) {
       value: result.totalS.toFixed(2),
       ...(atGoalSize ? { goal: `<= ${goal.seconds}`, met: result.totalS <= goal.seconds } : {}),
     },
-    { benchmark: 'day', figure: `${of}: steps s`, value: stepText },
+    { benchmark: 'day', figure: `${of}: steps s (fixed runs beside static and team)`, value: stepText },
     { benchmark: 'day', figure: `${of}: rebate rows`, value: int(result.rebates) },
     kind === 'postgres'
       ? {

@@ -18,8 +18,15 @@ type Trx = Transaction<Database>;
 
 const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
-/** One process at a time works on a given day; the others wait, then find it done. */
-const lockDay = (trx: Trx, day: string) => sql`select pg_advisory_xact_lock(7201002, ${dayNumber(day)})`.execute(trx);
+/**
+ * The steps of a day, each with its own lock: one process at a time runs a given step of a
+ * given day (the others wait, then find it paid), while steps that do not depend on each other
+ * (the fixed accrual and the pool's output) run side by side.
+ */
+const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current'] as const;
+type StepName = (typeof STEPS)[number];
+const lockStep = (trx: Trx, day: string, name: StepName) =>
+  sql`select pg_advisory_xact_lock(${7201100 + STEPS.indexOf(name)}, ${dayNumber(day)})`.execute(trx);
 
 export type DayReport = {
   day: string;
@@ -36,9 +43,9 @@ export type DayReport = {
   steps?: Record<string, number>;
 };
 
-async function inStep<T>(ctx: AppContext, day: string, work: (trx: Trx) => Promise<T>): Promise<T> {
+async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> {
   return transact(ctx.db, async (trx) => {
-    await lockDay(trx, day);
+    await lockStep(trx, day, name);
     // Set-based steps hash and group every active order: memory rather than disk spills, and
     // no JIT (PostgreSQL compiled these one-off statements for longer than they ran: 9.6 s
     // against 0.8 s for a 10,000-member day).
@@ -188,43 +195,54 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
-  const shortfalls: string[] = [];
+  const shortfalls: { step: StepName; account: string }[] = [];
   const steps: Record<string, number> = {};
-  const step = async <T>(name: string, work: (trx: Trx) => Promise<T>): Promise<T> => {
+  const step = async <T>(name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> => {
     const begun = performance.now();
     try {
-      return await inStep(ctx, day, work);
+      return await inStep(ctx, day, name, work);
     } finally {
       steps[name] = Math.round(performance.now() - begun);
     }
   };
-  const attempt = async <T>(name: string, work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
+  const attempt = async <T>(name: StepName, work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
     try {
       return await step(name, work);
     } catch (error) {
       if (!(error instanceof Shortfall)) throw error;
-      shortfalls.push(error.account);
+      shortfalls.push({ step: name, account: error.account });
       return empty;
     }
   };
   const none = { rows: 0, total: 0n };
-  const fixed = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
-  const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
-  // The rules in force on the day settled, not today's: a later change never reaches back.
-  const team = await teamRules(ctx.db, ctx.config.team, day);
-  const rebates = await attempt('team', async (trx) => {
-    await refreshTeamStats(trx, day, team);
-    const paid = await payRebates(trx, day, team, now);
-    await recordLockups(trx, day, team);
-    return paid;
-  }, none);
+  // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
+  // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
+  // second connection: a day takes the longer of the two, not their sum. The team's figures come
+  // after the pool's output, whose reinvested shares add to what members hold.
+  const [fixed, { statics, rebates }] = await Promise.all([
+    attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null),
+    (async () => {
+      const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
+      // The rules in force on the day settled, not today's: a later change never reaches back.
+      const team = await teamRules(ctx.db, ctx.config.team, day);
+      const rebates = await attempt('team', async (trx) => {
+        await refreshTeamStats(trx, day, team);
+        const paid = await payRebates(trx, day, team, now);
+        await recordLockups(trx, day, team);
+        return paid;
+      }, none);
+      return { statics, rebates };
+    })(),
+  ]);
   const released = await step('release', (trx) => releaseLockups(trx, day, now));
   const { matured, ended } = await step('mature', (trx) => mature(trx, day, now, fixed !== null));
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
   const durationMs = Date.now() - started;
-  const shortfall = shortfalls.length ? [...new Set(shortfalls)].join(',') : null;
+  // In the steps' order, whichever finished first: the same day reports the same shortfall.
+  const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);
+  const shortfall = accounts.length ? [...new Set(accounts)].join(',') : null;
   await ctx.db
     .insertInto('settlement_days')
     .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs })
@@ -271,7 +289,7 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
     const params = await earnParams(ctx.db, ctx.config.earn, day);
     const rates = productRates(params, 'flexible');
     try {
-      const result = await inStep(ctx, day, (trx) =>
+      const result = await inStep(ctx, day, 'current', (trx) =>
         payIncome(trx, {
           day,
           kind: 'current',
