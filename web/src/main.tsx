@@ -1,12 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { unstableSetRender } from 'antd-mobile';
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { createRouter } from './app/routes.tsx';
+import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
 import { applyFirstLoad } from './lib/firstLoad.ts';
 import { session, storage } from './lib/storage.ts';
+// The library's theme variables: components are imported one by one (their own modules), so
+// the package index that would bring these in is never loaded.
+import 'antd-mobile/es/global';
 import './styles.css';
 
 // antd-mobile's imperative Toast and Dialog render nothing on React 19 without this.
@@ -42,7 +44,7 @@ async function start(): Promise<void> {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={createRouter()} />
+        <AppRoutes />
       </QueryClientProvider>
     </StrictMode>,
   );

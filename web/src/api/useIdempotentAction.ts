@@ -1,5 +1,5 @@
 import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
-import { Toast } from 'antd-mobile';
+import Toast from 'antd-mobile/es/components/toast';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, TOAST_MS } from './client.ts';

@@ -1,30 +1,25 @@
 import { Activity, type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useMatches, useOutlet } from 'react-router';
+import { Navigate, useLocation, useOutlet } from 'react-router';
 import { session, storage } from '../lib/storage.ts';
 import { useSignedIn } from '../session/store.ts';
 
 /**
- * Route meta (spec section 2), set on the routes in routes.tsx: the title key, and noCache for
+ * Route meta (spec section 2), set on the pages in routes.tsx: the title key, and noCache for
  * views that must not be kept.
  */
 export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
-
-function useRouteMeta(): RouteMeta | undefined {
-  const matches = useMatches();
-  return matches.at(-1)?.handle as RouteMeta | undefined;
-}
 
 /**
  * The root view: sets the title from route meta plus the app name, remembers the route for
  * the next start, and keeps visited views alive (state kept) unless a route says noCache.
  */
-export function Layout() {
+export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | undefined }) {
   // t is re-created on a language change, so the title follows the language.
   const { t } = useTranslation();
   const location = useLocation();
   const outlet = useOutlet();
-  const meta = useRouteMeta();
+  const meta = metaOf(location.pathname);
   const views = useRef(new Map<string, ReactNode>());
   const signedIn = useSignedIn();
 

@@ -1,84 +1,116 @@
-import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { type ComponentType, lazy, Suspense } from 'react';
+import { HashRouter, Navigate, Route, Routes } from 'react-router';
 import { HomePage } from '../pages/home/HomePage.tsx';
 import { Layout, type RouteMeta } from './Layout.tsx';
 
-const meta = (title: string, options: Omit<RouteMeta, 'title'> = {}): { handle: RouteMeta } => ({
-  handle: { title, ...options },
-});
+type Page = { path: string; meta: RouteMeta; Component: ComponentType };
+
+/** A page loaded when first visited: its own chunk, named export `name` of the module. */
+function later<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
 const signedInOnly = { auth: true };
 
-const routes: RouteObject[] = [
+/**
+ * The screens (spec section 2): path, route meta (title key; auth for signed-in only) and the
+ * page. Home is in the first download; every other page is a chunk of its own.
+ */
+export const PAGES: Page[] = [
+  { path: 'home', meta: { title: 'title.home' }, Component: HomePage },
   {
-    path: '/',
-    element: <Layout />,
-    children: [
-      { index: true, element: <Navigate to="/home" replace /> },
-      { path: 'home', element: <HomePage />, ...meta('title.home') },
-      {
-        path: 'center',
-        lazy: async () => ({ Component: (await import('../pages/center/CenterPage.tsx')).CenterPage }),
-        ...meta('title.center', signedInOnly),
-      },
-      {
-        path: 'my',
-        lazy: async () => ({ Component: (await import('../pages/my/MyPage.tsx')).MyPage }),
-        ...meta('title.my', signedInOnly),
-      },
-      {
-        path: 'rebate',
-        lazy: async () => ({ Component: (await import('../pages/rebate/RebatePage.tsx')).RebatePage }),
-        ...meta('title.rebate', signedInOnly),
-      },
-      {
-        path: 'thirtydays',
-        lazy: async () => ({
-          Component: (await import('../pages/thirtydays/ThirtyDaysPage.tsx')).ThirtyDaysPage,
-        }),
-        ...meta('title.thirtydays', signedInOnly),
-      },
-      {
-        path: 'wallet',
-        lazy: async () => ({ Component: (await import('../pages/wallet/WalletPage.tsx')).WalletPage }),
-        ...meta('title.wallet', signedInOnly),
-      },
-      {
-        path: 'activity',
-        lazy: async () => ({ Component: (await import('../pages/activity/ActivityPage.tsx')).ActivityPage }),
-        ...meta('activity.title', signedInOnly),
-      },
-      {
-        path: 'income',
-        lazy: async () => ({ Component: (await import('../pages/income/IncomePage.tsx')).IncomePage }),
-        ...meta('title.income', signedInOnly),
-      },
-      {
-        path: 'rates',
-        lazy: async () => ({ Component: (await import('../pages/rates/RatesPage.tsx')).RatesPage }),
-        ...meta('title.rates'),
-      },
-      {
-        path: 'proof',
-        lazy: async () => ({ Component: (await import('../pages/proof/ProofPage.tsx')).ProofPage }),
-        ...meta('proof.title'),
-      },
-      {
-        path: 'operator',
-        lazy: async () => ({ Component: (await import('../pages/operator/OperatorPage.tsx')).OperatorPage }),
-        ...meta('title.operator', signedInOnly),
-      },
-      {
-        path: 'statement',
-        lazy: async () => ({ Component: (await import('../pages/statement/StatementPage.tsx')).StatementPage }),
-        ...meta('statement.title', signedInOnly),
-      },
-      {
-        path: 'sessions',
-        lazy: async () => ({ Component: (await import('../pages/sessions/SessionsPage.tsx')).SessionsPage }),
-        ...meta('sessions.title', signedInOnly),
-      },
-      { path: '*', element: <Navigate to="/home" replace /> },
-    ],
+    path: 'center',
+    meta: { title: 'title.center', ...signedInOnly },
+    Component: later(() => import('../pages/center/CenterPage.tsx'), (m) => m.CenterPage),
+  },
+  {
+    path: 'my',
+    meta: { title: 'title.my', ...signedInOnly },
+    Component: later(() => import('../pages/my/MyPage.tsx'), (m) => m.MyPage),
+  },
+  {
+    path: 'rebate',
+    meta: { title: 'title.rebate', ...signedInOnly },
+    Component: later(() => import('../pages/rebate/RebatePage.tsx'), (m) => m.RebatePage),
+  },
+  {
+    path: 'thirtydays',
+    meta: { title: 'title.thirtydays', ...signedInOnly },
+    Component: later(() => import('../pages/thirtydays/ThirtyDaysPage.tsx'), (m) => m.ThirtyDaysPage),
+  },
+  {
+    path: 'wallet',
+    meta: { title: 'title.wallet', ...signedInOnly },
+    Component: later(() => import('../pages/wallet/WalletPage.tsx'), (m) => m.WalletPage),
+  },
+  {
+    path: 'activity',
+    meta: { title: 'activity.title', ...signedInOnly },
+    Component: later(() => import('../pages/activity/ActivityPage.tsx'), (m) => m.ActivityPage),
+  },
+  {
+    path: 'income',
+    meta: { title: 'title.income', ...signedInOnly },
+    Component: later(() => import('../pages/income/IncomePage.tsx'), (m) => m.IncomePage),
+  },
+  {
+    path: 'rates',
+    meta: { title: 'title.rates' },
+    Component: later(() => import('../pages/rates/RatesPage.tsx'), (m) => m.RatesPage),
+  },
+  {
+    path: 'proof',
+    meta: { title: 'proof.title' },
+    Component: later(() => import('../pages/proof/ProofPage.tsx'), (m) => m.ProofPage),
+  },
+  {
+    path: 'operator',
+    meta: { title: 'title.operator', ...signedInOnly },
+    Component: later(() => import('../pages/operator/OperatorPage.tsx'), (m) => m.OperatorPage),
+  },
+  {
+    path: 'statement',
+    meta: { title: 'statement.title', ...signedInOnly },
+    Component: later(() => import('../pages/statement/StatementPage.tsx'), (m) => m.StatementPage),
+  },
+  {
+    path: 'sessions',
+    meta: { title: 'sessions.title', ...signedInOnly },
+    Component: later(() => import('../pages/sessions/SessionsPage.tsx'), (m) => m.SessionsPage),
   },
 ];
 
-export const createRouter = () => createHashRouter(routes);
+/** The route meta of a location's path ("/center" → center's), none for an unknown path. */
+const metaOf = (pathname: string): RouteMeta | undefined =>
+  PAGES.find((page) => `/${page.path}` === pathname)?.meta;
+
+/** While a page's chunk downloads: a blank page of the final size, so nothing jumps. */
+const PageLoading = () => <main className="page" aria-busy="true" />;
+
+/**
+ * Hash history (spec section 2), declared as elements: the router's data APIs (loaders,
+ * actions, fetchers) are not used, and leaving them out halves its download.
+ */
+export function AppRoutes() {
+  return (
+    <HashRouter>
+      <Routes>
+        <Route path="/" element={<Layout metaOf={metaOf} />}>
+          <Route index element={<Navigate to="/home" replace />} />
+          {PAGES.map(({ path, Component }) => (
+            <Route
+              key={path}
+              path={path}
+              element={
+                <Suspense fallback={<PageLoading />}>
+                  <Component />
+                </Suspense>
+              }
+            />
+          ))}
+          <Route path="*" element={<Navigate to="/home" replace />} />
+        </Route>
+      </Routes>
+    </HashRouter>
+  );
+}

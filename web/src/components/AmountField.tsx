@@ -1,4 +1,4 @@
-import { Input } from 'antd-mobile';
+import Input from 'antd-mobile/es/components/input';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -1,4 +1,5 @@
-import { Button, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Toast from 'antd-mobile/es/components/toast';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_MS } from '../api/client.ts';

@@ -1,4 +1,4 @@
-import { DatePicker } from 'antd-mobile';
+import DatePicker from 'antd-mobile/es/components/date-picker';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../lib/time.ts';

@@ -1,4 +1,4 @@
-import { Popup } from 'antd-mobile';
+import Popup from 'antd-mobile/es/components/popup';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type LanguageKey } from '../../../contract/languages.ts';
 import { changeLanguage, useLanguage } from '../i18n/index.ts';

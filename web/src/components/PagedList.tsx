@@ -1,5 +1,8 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
-import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import DotLoading from 'antd-mobile/es/components/dot-loading';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
+import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 

@@ -1,4 +1,4 @@
-import { setDefaultConfig } from 'antd-mobile';
+import { setDefaultConfig } from 'antd-mobile/es/components/config-provider';
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGES, type LanguageKey } from '../../../contract/languages.ts';

@@ -1,4 +1,7 @@
-import { Button, Dialog, Input, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Input from 'antd-mobile/es/components/input';
+import Toast from 'antd-mobile/es/components/toast';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_MS } from '../../api/client.ts';

@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { PullToRefresh, Skeleton, Tabs } from 'antd-mobile';
+import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh';
+import Skeleton from 'antd-mobile/es/components/skeleton';
+import Tabs from 'antd-mobile/es/components/tabs';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';

@@ -1,4 +1,6 @@
-import { Button, DotLoading, Skeleton } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import DotLoading from 'antd-mobile/es/components/dot-loading';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

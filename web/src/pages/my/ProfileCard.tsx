@@ -1,4 +1,4 @@
-import { Tag } from 'antd-mobile';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { UserInfoData } from '../../../../contract/team.ts';
 

@@ -1,4 +1,4 @@
-import { ErrorBlock } from 'antd-mobile';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TRANSFER_TYPES, type TransferType } from '../../../../contract/wallet.ts';

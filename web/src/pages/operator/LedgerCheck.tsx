@@ -1,4 +1,4 @@
-import { Tag } from 'antd-mobile';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { LedgerCheckData } from '../../../../contract/operator.ts';
 import { EMPTY, formatAmount, formatFigure } from '../../../../contract/format.ts';

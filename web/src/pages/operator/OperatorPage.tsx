@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { PullToRefresh, Skeleton } from 'antd-mobile';
+import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operatorKeys } from '../../api/operator.ts';

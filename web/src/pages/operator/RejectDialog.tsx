@@ -1,4 +1,5 @@
-import { Dialog, TextArea } from 'antd-mobile';
+import Dialog from 'antd-mobile/es/components/dialog';
+import TextArea from 'antd-mobile/es/components/text-area';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 

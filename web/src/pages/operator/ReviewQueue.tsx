@@ -1,4 +1,6 @@
-import { Button, ErrorBlock, Input } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
+import Input from 'antd-mobile/es/components/input';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type ReviewItem as Item, useReviews } from '../../api/operator.ts';

@@ -1,4 +1,6 @@
-import { Button, Input, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Input from 'antd-mobile/es/components/input';
+import Toast from 'antd-mobile/es/components/toast';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SettleData } from '../../../../contract/operator.ts';

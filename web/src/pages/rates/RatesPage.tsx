@@ -1,4 +1,5 @@
-import { ErrorBlock, Tag } from 'antd-mobile';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { RateVersion } from '../../../../contract/rates.ts';
 import { useRateHistory } from '../../api/rates.ts';

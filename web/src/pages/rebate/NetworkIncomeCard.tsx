@@ -1,4 +1,7 @@
-import { Button, Dialog, Skeleton, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Skeleton from 'antd-mobile/es/components/skeleton';
+import Toast from 'antd-mobile/es/components/toast';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { PullToRefresh } from 'antd-mobile';
+import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh';
 import { useTranslation } from 'react-i18next';
 import { queryKeys } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';

@@ -1,4 +1,5 @@
-import { Button, Tag } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '../../../../contract/sessions.ts';
 import { Figure } from '../../components/Figure.tsx';

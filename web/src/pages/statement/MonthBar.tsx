@@ -1,4 +1,5 @@
-import { Button, DatePicker } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import DatePicker from 'antd-mobile/es/components/date-picker';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { monthOfPicked, pickerDate, shiftMonth } from './month.ts';

@@ -1,4 +1,4 @@
-import { Skeleton } from 'antd-mobile';
+import Skeleton from 'antd-mobile/es/components/skeleton';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { useAsset } from '../../api/wallet.ts';

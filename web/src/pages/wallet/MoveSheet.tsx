@@ -1,4 +1,7 @@
-import { Button, Dialog, Popup, Toast } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import Dialog from 'antd-mobile/es/components/dialog';
+import Popup from 'antd-mobile/es/components/popup';
+import Toast from 'antd-mobile/es/components/toast';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, PullToRefresh } from 'antd-mobile';
+import Button from 'antd-mobile/es/components/button';
+import PullToRefresh from 'antd-mobile/es/components/pull-to-refresh';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';

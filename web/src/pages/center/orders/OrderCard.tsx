@@ -1,4 +1,4 @@
-import { Tag } from 'antd-mobile';
+import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
 import type { OrderStatus } from '../../../../../contract/products.ts';
