@@ -1,5 +1,3 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/routes.tsx';
@@ -11,12 +9,6 @@ import { session, storage } from './lib/storage.ts';
 import 'antd-mobile/es/global';
 import './styles.css';
 
-// antd-mobile's imperative Toast and Dialog render nothing on React 19 without this.
-unstableSetRender((node, container) => {
-  const root = createRoot(container);
-  root.render(node);
-  return async () => root.unmount();
-});
 
 /** Spec section 2: the last visited route is restored on the next start of the app. */
 function restorePreviousRoute(): void {
@@ -36,16 +28,11 @@ async function start(): Promise<void> {
   const query = applyFirstLoad(location.href, storage);
   if (!leaveNoCodeInAddressBar(query)) restorePreviousRoute();
   await initI18n();
-  const queryClient = new QueryClient({
-    defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000 } },
-  });
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root');
   createRoot(root).render(
     <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <AppRoutes />
-      </QueryClientProvider>
+      <AppRoutes />
     </StrictMode>,
   );
 }

@@ -1,13 +1,14 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { withQueries } from '../api/withQueries.tsx';
 import { HomePage } from '../pages/home/HomePage.tsx';
 import { Layout, type RouteMeta } from './Layout.tsx';
 
 type Page = { path: string; meta: RouteMeta; Component: ComponentType };
 
-/** A page loaded when first visited: its own chunk, named export `name` of the module. */
+/** A page loaded when first visited: its own chunk (with the query cache, see withQueries). */
 function later<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
-  return lazy(async () => ({ default: pick(await load()) }));
+  return withQueries(async () => pick(await load()));
 }
 
 const signedInOnly = { auth: true };

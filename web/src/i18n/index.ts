@@ -1,4 +1,3 @@
-import { setDefaultConfig } from 'antd-mobile/es/components/config-provider';
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import { chooseLanguage, DEFAULT_LANGUAGE, LANGUAGES, type LanguageKey } from '../../../contract/languages.ts';
@@ -20,6 +19,22 @@ const antdLocales: Record<string, () => Promise<{ default: object }>> = {
 };
 const antdEnglish = () => import('antd-mobile/es/locales/en-US');
 
+let antdLocaleSet: Promise<void> = Promise.resolve();
+
+/**
+ * antd-mobile's texts for a language, set in the background: the home route shows none of them,
+ * so its first paint does not wait for them; screens that do wait (`antdLocaleReady`).
+ */
+function setAntdLocale(key: LanguageKey): void {
+  antdLocaleSet = Promise.all([
+    (antdLocales[key] ?? antdEnglish)(),
+    import('antd-mobile/es/components/config-provider'),
+  ]).then(([locale, { setDefaultConfig }]) => setDefaultConfig({ locale: locale.default as never }));
+}
+
+/** Settles once antd-mobile's texts are those of the language last chosen. */
+export const antdLocaleReady = (): Promise<void> => antdLocaleSet;
+
 /**
  * i18next wants BCP 47 tags (it would rewrite "zh-cn" as "zh-CN"), so it runs on each
  * language's tag and the app's own keys (spec section 1) map to and from it.
@@ -36,8 +51,7 @@ async function loadLanguage(key: LanguageKey): Promise<string> {
     const messages = (await loader()).default;
     i18next.addResourceBundle(language.htmlLang, 'translation', messages);
   }
-  const antd = await (antdLocales[key] ?? antdEnglish)();
-  setDefaultConfig({ locale: antd.default as never });
+  setAntdLocale(key);
   document.documentElement.lang = language.htmlLang;
   return language.htmlLang;
 }

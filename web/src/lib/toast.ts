@@ -7,5 +7,7 @@ import type { ToastShowProps } from 'antd-mobile/es/components/toast';
 export function showToast(props: ToastShowProps): void {
   // The component's own module: importing the package's index at run time would keep every
   // component of the library in the chunk the home route shares with it.
-  void import('antd-mobile/es/components/toast').then(({ default: Toast }) => Toast.show(props));
+  void Promise.all([import('antd-mobile/es/components/toast'), import('./imperativeRender.ts')]).then(
+    ([{ default: Toast }]) => Toast.show(props),
+  );
 }

@@ -4,62 +4,21 @@ import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatAmount, formatFigure, signOf } from '../../../../contract/format.ts';
 import { LANGUAGES } from '../../../../contract/languages.ts';
-import { useDashboard } from '../../api/queries.ts';
-import { Figure } from '../../components/Figure.tsx';
+import { withQueries } from '../../api/withQueries.tsx';
 import { useLanguage } from '../../i18n/index.ts';
-import { ActivityEntry } from '../activity/ActivityEntry.tsx';
-import { OperatorEntry } from '../operator/OperatorEntry.tsx';
-import { ProofLine } from '../proof/ProofLine.tsx';
-import { PlatformFigures } from './PlatformFigures.tsx';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
-import { LoadFailed } from '../../components/LoadFailed.tsx';
+
+const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard);
+const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine);
+const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry);
+
+/** The placeholder of the signed-in figures, of their size, until their code and data arrive. */
+const DashboardLoading = () => <Skeleton.Paragraph lineCount={5} animated className="card" />;
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
 const LanguagePanel = lazy(async () => ({ default: (await import('../../components/LanguagePanel.tsx')).LanguagePanel }));
-
-function Dashboard() {
-  const { t } = useTranslation();
-  const { data, isPending, isError, refetch } = useDashboard();
-  if (isPending) return <Skeleton.Paragraph lineCount={5} animated className="card" />;
-  if (isError || !data) {
-    return (
-      <LoadFailed message={t('home.loadFailed')} onRetry={() => void refetch()} />
-    );
-  }
-  const sign = signOf(data.priceRate);
-  const tone = sign > 0 ? 'up' : sign < 0 ? 'down' : undefined;
-  return (
-    <>
-      <section className="card card--hero" aria-label={t('home.totalAmount')}>
-        <p className="card__label">{t('home.totalAmount')}</p>
-        <p className="card__big" data-testid="total-amount">
-          {formatAmount(data.totalAmount)} <span className="figure__unit">AIC</span>
-        </p>
-        <dl className="figures figures--row">
-          <Figure label={t('home.price')} value={`$${formatFigure(data.price)}`} />
-          <Figure
-            label={t('home.priceRate')}
-            value={data.priceRate === null ? formatFigure(null) : `${tone === 'up' ? '+' : ''}${formatFigure(data.priceRate)}%`}
-            {...(tone ? { tone } : {})}
-          />
-        </dl>
-      </section>
-      <section className="card" aria-label={t('home.pools')}>
-        <h2 className="card__title">{t('home.pools')}</h2>
-        <dl className="figures">
-          <Figure label={t('home.pool1')} value={formatAmount(data.pool1)} unit="AIC" />
-          <Figure label={t('home.pool2')} value={formatAmount(data.pool2)} unit="USDT" />
-          <Figure label={t('home.pool')} value={formatAmount(data.pool)} unit="AIC" />
-        </dl>
-      </section>
-      <PlatformFigures figures={data.figures} />
-      <ActivityEntry />
-    </>
-  );
-}
 
 export function HomePage() {
   const { t } = useTranslation();
@@ -93,7 +52,9 @@ export function HomePage() {
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
       {phase === 'ready' && signedIn ? (
-        <Dashboard />
+        <Suspense fallback={<DashboardLoading />}>
+          <Dashboard />
+        </Suspense>
       ) : (
         phase !== 'signed-out' && (
           <section className="card card--empty" aria-busy="true">
@@ -101,7 +62,9 @@ export function HomePage() {
           </section>
         )
       )}
-      <ProofLine />
+      <Suspense fallback={null}>
+        <ProofLine />
+      </Suspense>
       <div className="actions">
         <Button block color="primary" size="large" onClick={enter}>
           {signedIn ? t('home.enter') : t('home.signIn')}
@@ -116,7 +79,11 @@ export function HomePage() {
             </Button>
           </div>
         )}
-        {signedIn && phase === 'ready' && <OperatorEntry />}
+        {signedIn && phase === 'ready' && (
+          <Suspense fallback={null}>
+            <OperatorEntry />
+          </Suspense>
+        )}
         {signedIn && (
           <Button block fill="outline" size="large" onClick={() => void logout()}>
             {t('common.logout')}
