@@ -6,10 +6,11 @@ import InfiniteScroll from 'antd-mobile/es/components/infinite-scroll';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-export function Loading() {
+/** Loading; `first` (nothing shown yet) keeps the room the empty state will take, so nothing jumps. */
+export function Loading({ first = false }: { first?: boolean }) {
   const { t } = useTranslation();
   return (
-    <span className="records__state" aria-busy="true">
+    <span className={first ? 'records__state records__state--first' : 'records__state'} aria-busy="true">
       <DotLoading /> {t('common.loading')}
     </span>
   );
@@ -41,7 +42,7 @@ export function PagedList<T>({
     if (result.isError) throw result.error;
   };
 
-  if (isPending) return <Loading />;
+  if (isPending) return <Loading first />;
   if (isError && !data) {
     return (
       <div className="records__state">

@@ -38,17 +38,27 @@ function UserStrip() {
   );
 }
 
-/** The product info a pane needs, or its loading and failure states. */
-function WithInfo({ children }: { children: (info: ProductInfoData) => ReactNode }) {
+/**
+ * The product info a pane needs, or its loading and failure states; while loading, `pending`:
+ * placeholders of the final cards' size, so nothing below them moves when the info arrives.
+ */
+function WithInfo({ children, pending }: { children: (info: ProductInfoData) => ReactNode; pending: ReactNode }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch } = useProductInfo();
-  if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
+  if (isPending) return pending;
   if (isError || !data) {
     return (
       <LoadFailed message={t('earn.loadFailed')} onRetry={() => void refetch()} />
     );
   }
   return children(data);
+}
+
+/** Skeleton cards of the product card's, the subscribe form's or the rewards card's height. */
+function PendingCards({ sizes }: { sizes: ('product' | 'form' | 'rewards')[] }) {
+  return sizes.map((size) => (
+    <Skeleton.Paragraph key={size} lineCount={3} animated className={`card pending-card pending-card--${size}`} />
+  ));
 }
 
 /**
@@ -80,7 +90,9 @@ export function CenterPage() {
         <Tabs activeKey={tab} onChange={setTab}>
           {PRODUCTS.map((product) => (
             <Tabs.Tab key={product} title={t(`product.${product}.name`)}>
-              <WithInfo>{(info) => <ProductPane product={product} info={info} />}</WithInfo>
+              <WithInfo pending={<PendingCards sizes={['product', 'form']} />}>
+                {(info) => <ProductPane product={product} info={info} />}
+              </WithInfo>
               {product === 'fixed30' && (
                 <Link className="text-link" to="/thirtydays">
                   {t('earn.orders.fixedRecord')} →
@@ -90,7 +102,9 @@ export function CenterPage() {
           ))}
         </Tabs>
         <DualView />
-        <WithInfo>{(info) => <RewardsCard rewards={info.rewards} />}</WithInfo>
+        <WithInfo pending={<PendingCards sizes={['rewards']} />}>
+          {(info) => <RewardsCard rewards={info.rewards} />}
+        </WithInfo>
         <IncomeChart />
         <MyOrders focus={wanted} />
       </PullToRefresh>

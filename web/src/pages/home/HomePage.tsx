@@ -1,21 +1,18 @@
-import Button from 'antd-mobile/es/components/button';
-import DotLoading from 'antd-mobile/es/components/dot-loading';
-import Skeleton from 'antd-mobile/es/components/skeleton';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGES } from '../../../../contract/languages.ts';
 import { withQueries } from '../../api/withQueries.tsx';
+import { LightButton } from '../../components/LightButton.tsx';
 import { useLanguage } from '../../i18n/index.ts';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
+import { DashboardView } from './DashboardView.tsx';
 
 const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard);
 const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine);
 const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry);
 
-/** The placeholder of the signed-in figures, of their size, until their code and data arrive. */
-const DashboardLoading = () => <Skeleton.Paragraph lineCount={5} animated className="card" />;
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
 const LanguagePanel = lazy(async () => ({ default: (await import('../../components/LanguagePanel.tsx')).LanguagePanel }));
@@ -52,44 +49,45 @@ export function HomePage() {
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
       {phase === 'ready' && signedIn ? (
-        <Suspense fallback={<DashboardLoading />}>
+        <Suspense fallback={<DashboardView />}>
           <Dashboard />
         </Suspense>
       ) : (
         phase !== 'signed-out' && (
           <section className="card card--empty" aria-busy="true">
-            <DotLoading /> {t('home.signingIn')}
+            <span className="dots" aria-hidden="true" /> {t('home.signingIn')}
           </section>
         )
       )}
-      <Suspense fallback={null}>
-        <ProofLine />
-      </Suspense>
       <div className="actions">
-        <Button block color="primary" size="large" onClick={enter}>
+        <LightButton color="primary" onClick={enter}>
           {signedIn ? t('home.enter') : t('home.signIn')}
-        </Button>
+        </LightButton>
         {signedIn && (
           <div className="actions__pair">
-            <Button block fill="outline" size="large" onClick={() => navigate('/my')}>
+            <LightButton fill="outline" onClick={() => navigate('/my')}>
               {t('my.entry')}
-            </Button>
-            <Button block fill="outline" size="large" onClick={() => navigate('/wallet')}>
+            </LightButton>
+            <LightButton fill="outline" onClick={() => navigate('/wallet')}>
               {t('wallet.entry')}
-            </Button>
+            </LightButton>
           </div>
         )}
+        {signedIn && (
+          <LightButton fill="outline" onClick={() => void logout()}>
+            {t('common.logout')}
+          </LightButton>
+        )}
+        {/* Last, as is the proof line: they appear once their answers arrive and move nothing. */}
         {signedIn && phase === 'ready' && (
           <Suspense fallback={null}>
             <OperatorEntry />
           </Suspense>
         )}
-        {signedIn && (
-          <Button block fill="outline" size="large" onClick={() => void logout()}>
-            {t('common.logout')}
-          </Button>
-        )}
       </div>
+      <Suspense fallback={null}>
+        <ProofLine />
+      </Suspense>
       {panelWanted && (
         <Suspense fallback={null}>
           <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />

@@ -2,14 +2,17 @@ import { useTranslation } from 'react-i18next';
 import type { PlatformFigures as Figures } from '../../../../contract/dashboard.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { Figure } from '../../components/Figure.tsx';
+import { Pending } from '../../components/Pending.tsx';
 import { ratePercent } from '../center/estimate.ts';
 
 /**
  * The platform figures (spec section 1): the total network output the supercomputing pool has
  * paid, the pool and the treasury, and the stable-income product (30 days), all from the server.
+ * Without `figures` (still loading), the same card with each figure pending.
  */
-export function PlatformFigures({ figures }: { figures: Figures }) {
+export function PlatformFigures({ figures }: { figures?: Figures | undefined }) {
   const { t } = useTranslation();
+  if (!figures) return <PendingFigures />;
   const title = t('figures.title');
   const stable = figures.stable;
   return (
@@ -35,6 +38,32 @@ export function PlatformFigures({ figures }: { figures: Figures }) {
           label={t('figures.stableRate')}
           value={t('earn.rates', { rate: ratePercent(stable.dailyRate) ?? formatFigure(null), apr: stable.apr })}
         />
+      </dl>
+      <p className="field__note">{t('figures.note')}</p>
+    </section>
+  );
+}
+
+/** The card above while its figures load: labels in place, values pending. */
+function PendingFigures() {
+  const { t } = useTranslation();
+  const title = t('figures.title');
+  const amount = <Pending sample="0.00" />;
+  return (
+    <section className="card" aria-label={title} aria-busy="true">
+      <h2 className="card__title">{title}</h2>
+      <dl className="figures">
+        <Figure label={t('figures.networkOutput')} value={amount} unit="AIC" />
+        <Figure label={t('figures.lastOutput')} value={amount} />
+        <Figure label={t('figures.supercomputingPool')} value={amount} unit="AIC" />
+        <Figure label={t('figures.treasury')} value={amount} unit="AIC" />
+      </dl>
+      <h3 className="card__subtitle">
+        <Pending sample={t('figures.stable', { days: 30 })} />
+      </h3>
+      <dl className="figures">
+        <Figure label={t('figures.stableSubscribed')} value={amount} unit="AIC" />
+        <Figure label={t('figures.stableRate')} value={<Pending sample="0.00% / 0.00%" />} />
       </dl>
       <p className="field__note">{t('figures.note')}</p>
     </section>

@@ -1,0 +1,11 @@
+/**
+ * Where a figure or a line will be while it loads: a bar the size of `sample` set in the same
+ * type, so nothing below moves when the real text arrives.
+ */
+export function Pending({ sample }: { sample: string }) {
+  return (
+    <span className="pending" aria-hidden="true">
+      {sample}
+    </span>
+  );
+}
