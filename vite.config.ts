@@ -1,10 +1,15 @@
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/precompress.ts';
+import { serviceWorker } from './scripts/serviceWorker.ts';
 
 export default defineConfig({
   root: 'web',
-  plugins: [react(), precompress()],
+  resolve: {
+    alias: { 'use-sync-external-store/shim': fileURLToPath(new URL('./web/src/lib/syncExternalStore.ts', import.meta.url)) },
+  },
+  plugins: [react(), serviceWorker(), precompress()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
@@ -18,7 +23,9 @@ export default defineConfig({
           // lazy pages have in common (antd-mobile's Toast and its animation library), which the
           // home route then downloads before its first paint, and splits the rest into chunks
           // that compress worse apart. The chunk also stays cached when only the app changes.
-          groups: [{ name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next)[\\/]/ }],
+          groups: [
+            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|react-router|i18next|react-i18next)[\\/]/ },
+          ],
         },
       },
     },

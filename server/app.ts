@@ -118,6 +118,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       // File names under assets/ carry their content hash: they never change, so keep them.
       setHeaders: (res, path) => {
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
+        // The service worker and the page that names its assets: always asked again, so a new
+        // version is found on the next visit (the worker then offers to switch to it).
+        else if (/[\\/](sw\.js|index\.html)$/.test(path)) res.header('cache-control', 'no-cache');
       },
     });
   }

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
 import { applyFirstLoad } from './lib/firstLoad.ts';
+import { registerServiceWorker } from './lib/serviceWorker.ts';
 import { session, storage } from './lib/storage.ts';
 // The library's theme variables: components are imported one by one (their own modules), so
 // the package index that would bring these in is never loaded.
@@ -37,4 +38,5 @@ async function start(): Promise<void> {
   );
 }
 
+registerServiceWorker();
 void start();

@@ -1,6 +1,7 @@
 import { NO_ANSWER } from '../../../contract/errors.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
 import { storage } from '../lib/storage.ts';
+import { noticeAnswer, noticeNoAnswer } from '../lib/connectivity.ts';
 import { showToast } from '../lib/toast.ts';
 import { sessionStore } from '../session/store.ts';
 import { type Answer, type NoAnswer, outcomeOf, transport } from './transport.ts';
@@ -79,6 +80,8 @@ const staleSession = (sentToken: string | null) =>
 
 /** Spec section 8: a refused call shows the catalogue's message as a toast (401 also logs out). */
 function handle<T>(answer: Answer | NoAnswer, options: CallOptions, sentToken: string | null): T {
+  if (!('noAnswer' in answer)) noticeAnswer();
+  else if (answer.noAnswer === NO_ANSWER.offline) noticeNoAnswer();
   const outcome = outcomeOf<T>(answer);
   if (outcome.ok) return outcome.data;
   const { code, key } = outcome;

@@ -1,8 +1,14 @@
-import { Activity, type ReactNode, useEffect, useRef } from 'react';
+import { Activity, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useOutlet } from 'react-router';
+import { useOffline } from '../lib/connectivity.ts';
+import { useUpdateReady } from '../lib/serviceWorker.ts';
 import { session, storage } from '../lib/storage.ts';
 import { useSignedIn } from '../session/store.ts';
+
+// Shown only offline or with an update waiting: loaded then (the service worker keeps them).
+const AppNotices = lazy(async () => ({ default: (await import('../components/AppNotices.tsx')).AppNotices }));
+const OfflinePage = lazy(async () => ({ default: (await import('../components/AppNotices.tsx')).OfflinePage }));
 
 /**
  * Route meta (spec section 2), set on the pages in routes.tsx: the title key, and noCache for
@@ -22,6 +28,8 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
   const meta = metaOf(location.pathname);
   const views = useRef(new Map<string, ReactNode>());
   const signedIn = useSignedIn();
+  const offline = useOffline();
+  const updateReady = useUpdateReady();
 
   useEffect(() => {
     const page = meta ? t(meta.title) : '';
@@ -45,14 +53,27 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
   if (cacheable) views.current.set(location.pathname, outlet);
   else views.current.delete(location.pathname);
 
+  // A screen of the holder's figures cannot show them offline: it says so instead (kept views
+  // stay mounted, hidden, and come back with the connection).
+  const offlineHere = offline && meta?.auth === true;
   return (
     <div className="app-shell">
+      {(offline || updateReady) && (
+        <Suspense fallback={null}>
+          <AppNotices />
+        </Suspense>
+      )}
+      {offlineHere && (
+        <Suspense fallback={null}>
+          <OfflinePage />
+        </Suspense>
+      )}
       {[...views.current].map(([path, view]) => (
-        <Activity key={path} mode={path === location.pathname ? 'visible' : 'hidden'}>
+        <Activity key={path} mode={path === location.pathname && !offlineHere ? 'visible' : 'hidden'}>
           {view}
         </Activity>
       ))}
-      {!cacheable && outlet}
+      {!cacheable && !offlineHere && outlet}
     </div>
   );
 }

@@ -1,0 +1,57 @@
+import { useSyncExternalStore } from 'react';
+
+/**
+ * The service worker (/sw.js, written by the build): it keeps the app shell and the built files,
+ * so the app opens without a connection. A new version installs in the background and waits;
+ * `useUpdateReady` says so, and `switchToUpdate` lets it take over and reloads.
+ */
+let waiting: ServiceWorker | null = null;
+const listeners = new Set<() => void>();
+const notify = () => {
+  for (const listener of listeners) listener();
+};
+
+function watch(registration: ServiceWorkerRegistration): void {
+  // Only an update waits behind a controlling worker; the first install just takes over.
+  const offer = (worker: ServiceWorker | null) => {
+    if (worker && navigator.serviceWorker.controller) {
+      waiting = worker;
+      notify();
+    }
+  };
+  offer(registration.waiting);
+  registration.addEventListener('updatefound', () => {
+    const installing = registration.installing;
+    installing?.addEventListener('statechange', () => {
+      if (installing.state === 'installed') offer(installing);
+    });
+  });
+}
+
+export function registerServiceWorker(): void {
+  if (!('serviceWorker' in navigator) || !import.meta.env.PROD) return;
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js').then(watch, () => {});
+  });
+  let reloading = false;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (waiting && !reloading) {
+      reloading = true;
+      location.reload();
+    }
+  });
+}
+
+export function switchToUpdate(): void {
+  waiting?.postMessage('skipWaiting');
+}
+
+export function useUpdateReady(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => waiting !== null,
+  );
+}
