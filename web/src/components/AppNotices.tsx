@@ -34,7 +34,7 @@ export function OfflinePage() {
     <main className="page page--offline" data-testid="offline-page">
       <section className="card card--empty offline">
         <h1 className="offline__title">{t('offline.title')}</h1>
-        <p>{t('offline.text')}</p>
+        <p>{t('offline.text', { app: t('app.name') })}</p>
         <LightButton color="primary" onClick={() => location.reload()}>
           {t('common.retry')}
         </LightButton>
