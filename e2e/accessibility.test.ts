@@ -47,4 +47,26 @@ describe('accessibility of every screen, signed in, at 390x844', () => {
     expect(found).toEqual({});
     expect(errors).toEqual([]);
   });
+  it('keeps keyboard focus inside the language panel and gives it back to its button', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    await signInThroughExchange(page, server.baseUrl, { create: 'Keyboard Kim' });
+    await page.goto(`${server.baseUrl}/#/home`);
+    const button = page.locator('.lang-button');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.lang-panel').waitFor();
+    const insidePanel = () => page.evaluate(() => document.querySelector('.lang-panel')?.contains(document.activeElement) ?? false);
+    await expect.poll(insidePanel).toBe(true);
+    // Round the ten languages and more, both ways: focus never leaves the panel.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      expect(await insidePanel()).toBe(true);
+    }
+    await page.keyboard.press('Shift+Tab');
+    expect(await insidePanel()).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.locator('.lang-panel').waitFor({ state: 'hidden' });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains('lang-button'))).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

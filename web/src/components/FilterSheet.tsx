@@ -1,10 +1,10 @@
 import Button from 'antd-mobile/es/components/button';
-import Popup from 'antd-mobile/es/components/popup';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { noFilter, type RangeFilter } from '../lib/rangeFilter.ts';
 import { ChoiceGroup } from './ChoiceGroup.tsx';
 import { DateField } from './DateField.tsx';
+import { Sheet } from './Sheet.tsx';
 
 /**
  * The filter popup of the spec: a type choice, a time range with select date, reset and
@@ -35,9 +35,8 @@ export function FilterSheet<T extends string>({
   };
 
   return (
-    <Popup
+    <Sheet
       visible={visible}
-      onMaskClick={() => setVisible(false)}
       onClose={() => setVisible(false)}
       afterClose={onClosed}
       position="bottom"
@@ -83,6 +82,6 @@ export function FilterSheet<T extends string>({
           </Button>
         </div>
       </section>
-    </Popup>
+    </Sheet>
   );
 }

@@ -1,7 +1,7 @@
-import Popup from 'antd-mobile/es/components/popup';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type LanguageKey } from '../../../contract/languages.ts';
 import { changeLanguage, useLanguage } from '../i18n/index.ts';
+import { Sheet } from './Sheet.tsx';
 
 /** The language button's panel (spec section 2): right side, 34% wide, current one marked. */
 export function LanguagePanel({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -12,9 +12,8 @@ export function LanguagePanel({ open, onClose }: { open: boolean; onClose: () =>
     onClose();
   };
   return (
-    <Popup
+    <Sheet
       visible={open}
-      onMaskClick={onClose}
       onClose={onClose}
       position="right"
       bodyClassName="lang-panel"
@@ -40,6 +39,6 @@ export function LanguagePanel({ open, onClose }: { open: boolean; onClose: () =>
           })}
         </ul>
       </nav>
-    </Popup>
+    </Sheet>
   );
 }

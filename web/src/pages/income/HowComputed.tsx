@@ -1,8 +1,8 @@
 import Button from 'antd-mobile/es/components/button';
-import Popup from 'antd-mobile/es/components/popup';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { explainIncome, type IncomeInputs, isIncomeKind, MissingInput } from '../../../../contract/income.ts';
+import { Sheet } from '../../components/Sheet.tsx';
 
 /**
  * "How was this computed": the line's formula with its own numbers, from the inputs stored
@@ -25,7 +25,7 @@ export function HowComputed({ kind, inputs, amount, day }: { kind: string; input
       <Button size="mini" fill="none" className="how-computed__open" onClick={() => setOpen(true)}>
         {t('income.how')}
       </Button>
-      <Popup visible={open} onMaskClick={() => setOpen(false)} onClose={() => setOpen(false)} bodyClassName="how-computed">
+      <Sheet visible={open} onClose={() => setOpen(false)} bodyClassName="how-computed">
         <section role="dialog" aria-label={t('income.how')}>
           <h2 className="card__title">{t('income.how')}</h2>
           <p className="card__text">{t(explanation.key, { ...values, rateFrom: values.rateFrom || t('rates.default') })}</p>
@@ -37,7 +37,7 @@ export function HowComputed({ kind, inputs, amount, day }: { kind: string; input
             {t('common.confirm')}
           </Button>
         </section>
-      </Popup>
+      </Sheet>
     </>
   );
 }

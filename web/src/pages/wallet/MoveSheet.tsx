@@ -1,6 +1,5 @@
 import Button from 'antd-mobile/es/components/button';
 import Dialog from 'antd-mobile/es/components/dialog';
-import Popup from 'antd-mobile/es/components/popup';
 import Toast from 'antd-mobile/es/components/toast';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
 import { AmountField } from '../../components/AmountField.tsx';
+import { Sheet } from '../../components/Sheet.tsx';
 
 const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
 
@@ -76,9 +76,8 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   };
 
   return (
-    <Popup
+    <Sheet
       visible={visible}
-      onMaskClick={close}
       onClose={close}
       afterClose={onClosed}
       position="bottom"
@@ -117,6 +116,6 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
           </Button>
         </div>
       </section>
-    </Popup>
+    </Sheet>
   );
 }
