@@ -52,7 +52,11 @@ async function homeWeight(dir: string): Promise<Figure> {
   });
 }
 
-type Audit = { title: string; numericValue?: number; details?: { type?: string; overallSavingsMs?: number } };
+type Audit = {
+  title: string;
+  numericValue?: number;
+  details?: { type?: string; overallSavingsMs?: number; items?: { url?: string; total?: number; scripting?: number }[] };
+};
 type LighthouseResult = {
   lighthouseVersion: string;
   finalDisplayedUrl: string;
@@ -89,6 +93,14 @@ async function audit(name: string, url: string, port: number, output: string): P
     .filter((a): a is Audit => (a?.details?.overallSavingsMs ?? 0) > 0)
     .sort((a, b) => (b.details?.overallSavingsMs ?? 0) - (a.details?.overallSavingsMs ?? 0));
   for (const a of opportunities.slice(0, 5)) console.log(`${name}: lighthouse opportunity: ${a.title} (~${int(a.details?.overallSavingsMs ?? 0)} ms)`);
+  // Where the main thread's time went: the scripts that took longest to evaluate and run.
+  const bootup = result.audits['bootup-time']?.details?.items ?? [];
+  for (const item of bootup.slice(0, 4)) {
+    console.log(`${name}: script time ${int(item.total ?? 0)} ms (scripting ${int(item.scripting ?? 0)}) ${item.url?.replace(/^https?:\/\/[^/]+/, '')}`);
+  }
+  const lcpElement = result.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined;
+  const snippet = lcpElement?.items?.[0]?.items?.[0]?.node?.snippet;
+  if (snippet) console.log(`${name}: LCP element ${snippet.slice(0, 120)}`);
   console.log(`${name}: lighthouse measured ${result.finalDisplayedUrl}`);
   const value = (id: string) => result.audits[id]?.numericValue ?? Number.NaN;
   const score = Math.round((result.categories.performance?.score ?? 0) * 100);

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { claimDataDir } from './dataDirLock.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -59,12 +60,24 @@ async function connectPostgres(url: string, options: DbOptions): Promise<DbHandl
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 
+/** PGlite's options for the app: exact integers and dates as text (`loadDataDir`: a backup to start from). */
+export const pgliteOptions = (loadDataDir?: Blob) => ({
+  parsers: { [INT8]: toBigInt, [NUMERIC]: toBigInt, [DATE]: (value: string) => value },
+  relaxedDurability: false,
+  ...(loadDataDir ? { loadDataDir } : {}),
+});
+
 async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir ?? 'memory://', {
-    parsers: { [INT8]: toBigInt, [NUMERIC]: toBigInt, [DATE]: (value: string) => value },
-    relaxedDurability: false,
-  });
+  // One process at a time on the folder (a second server, or a backup while this one runs).
+  const release = dataDir ? claimDataDir(dataDir) : () => {};
+  let client: PGlite;
+  try {
+    client = await PGlite.create(dataDir ?? 'memory://', pgliteOptions());
+  } catch (error) {
+    release();
+    throw error;
+  }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
   return {
     db,
@@ -72,6 +85,7 @@ async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
     close: async () => {
       await db.destroy();
       if (!client.closed) await client.close();
+      release();
     },
   };
 }

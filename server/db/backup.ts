@@ -1,0 +1,37 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pgliteOptions } from './connect.ts';
+import { claimDataDir } from './dataDirLock.ts';
+
+/**
+ * Backs up the embedded database in `dataDir` into `file` (a gzipped tar of the database's own
+ * files, as PGlite writes them after a checkpoint: consistent, restorable as it is). Throws
+ * DataDirBusy while another process (the server) has the folder open.
+ */
+export async function backupDataDir(dataDir: string, file: string): Promise<{ bytes: number }> {
+  if (!existsSync(dataDir)) throw new Error(`no embedded database at ${dataDir}`);
+  const release = claimDataDir(dataDir);
+  try {
+    const client = await PGlite.create(dataDir, pgliteOptions());
+    try {
+      const dump = await client.dumpDataDir('gzip');
+      const bytes = Buffer.from(await dump.arrayBuffer());
+      writeFileSync(file, bytes);
+      return { bytes: bytes.length };
+    } finally {
+      await client.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+/** Restores a backup into `dataDir`, which must be missing or empty: a restore never overwrites. */
+export async function restoreDataDir(file: string, dataDir: string): Promise<void> {
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) {
+    throw new Error(`${dataDir} is not empty: restore into a new folder, then point DATA_DIR at it`);
+  }
+  const blob = new Blob([readFileSync(file)], { type: 'application/x-gzip' });
+  const client = await PGlite.create(dataDir, pgliteOptions(blob));
+  await client.close();
+}
