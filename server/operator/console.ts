@@ -64,21 +64,29 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
   await setParam(trx, body.name as ParamName, body.effectiveDay, body.value, ctx.clock.now());
 }
 
-/** The ledger's own check, and whether the treasury and the pool cover what comes next. */
-export async function ledgerReport(ctx: AppContext) {
-  const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
-  // Tomorrow's interest at the rate in force tomorrow (a scheduled change may start then),
-  // divided exactly as settlement divides it.
+/**
+ * The treasury and the pool, and tomorrow's fixed-term interest at the rate in force tomorrow
+ * (a scheduled change may start then), divided exactly as settlement divides it.
+ */
+export async function payoutCoverage(ctx: AppContext) {
   const tomorrow = addDays(utcDay(ctx.clock.now()), 1);
   const rates = productRates(await earnParams(ctx.db, ctx.config.earn, tomorrow), 'fixed');
-  const [treasury, pool, fixed, days] = await Promise.all([
+  const [treasury, pool, fixed] = await Promise.all([
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'treasury' }),
     balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
     sql<{ total: bigint }>`select coalesce(sum(${rates.accrual(sql`principal`)}), 0)::bigint as total
       from orders where product in ${productsIn('fixed')} and status in ${ORDERS.active}`.execute(ctx.db),
+  ]);
+  return { treasury, pool, fixedNextDay: fixed.rows[0]?.total ?? 0n };
+}
+
+/** The ledger's own check, and whether the treasury and the pool cover what comes next. */
+export async function ledgerReport(ctx: AppContext) {
+  const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
+  const [{ treasury, pool, fixedNextDay }, days] = await Promise.all([
+    payoutCoverage(ctx),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
   ]);
-  const fixedNextDay = fixed.rows[0]?.total ?? 0n;
   return {
     ...check,
     ok: check.ok && tree.ok,

@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppContext } from '../context.ts';
 import { LATEST_MIGRATION } from '../db/migrate.ts';
 import { AppError } from '../http/errors.ts';
+import { installHealthGauges } from './healthGauges.ts';
 
 /** One registry per app, so tests with several apps in a process do not mix figures. */
 export type Metrics = {
@@ -60,6 +61,7 @@ function mainPortServesMetrics(ctx: AppContext): boolean {
  * closed unless configured, see mainPortServesMetrics).
  */
 export function installObservability(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
+  installHealthGauges(metrics.registry, ctx);
   const requests = new Counter({
     name: 'aic_http_requests_total',
     help: 'Requests by route, method and status',
