@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, phonePage } from './support/browser.ts';
@@ -31,6 +32,35 @@ describe('signing in at http://127.0.0.1, at 390x844', () => {
     const address = `http://127.0.0.1:${server.port}`;
     const home = await signInThroughExchange(page, address, { create: 'Ada at 127' });
     expect(new URL(page.url()).origin).toBe(address);
+    await expect(home.totalAmount.textContent()).resolves.toMatch(/\d/);
+    expect(blocked).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+/** This machine's first IPv4 address other than loopback: where a phone on its network finds it. */
+const lanAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((nic) => nic?.family === 'IPv4' && !nic.internal)?.address;
+
+/**
+ * The app opened at the machine's network address, as a phone on the same network would, with
+ * nothing configured: PUBLIC_URL stays http://localhost:PORT, which a phone cannot reach, so the
+ * whole sign-in (the embedded exchange's pages included) must happen at the address used.
+ */
+describe.skipIf(!lanAddress)('signing in at the machine\'s network address, at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({ HOST: '0.0.0.0' }, (run) => ({ server, browser } = run));
+
+  it('never leaves that address and lands signed in on home', async () => {
+    const { page, errors } = await phonePage(browser, 'en-US');
+    const blocked = cspBlocks(page);
+    const visited = new Set<string>();
+    page.on('framenavigated', (frame) => visited.add(new URL(frame.url()).origin));
+    const address = `http://${lanAddress}:${server.port}`;
+    const home = await signInThroughExchange(page, address, { create: 'Ada on the LAN' });
+    expect([...visited].filter((origin) => origin.startsWith('http'))).toEqual([address]);
     await expect(home.totalAmount.textContent()).resolves.toMatch(/\d/);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);

@@ -1,3 +1,4 @@
+import { networkInterfaces } from 'node:os';
 import { formatUnits, parseAmount } from '../contract/money.ts';
 import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
 import { DAILY_RATE_PARAMS, type Product, productOf } from '../contract/products.ts';
@@ -114,6 +115,27 @@ function envAmount(env: NodeJS.ProcessEnv, name: string, fallback: string): stri
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
+/**
+ * This machine's own IPv4 addresses other than loopback (its LAN address, say): with the
+ * embedded exchange, a phone on the network opens the app there and signs in with no setting.
+ */
+function ownAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .filter((nic) => nic !== undefined && nic.family === 'IPv4' && !nic.internal)
+    .map((nic) => (nic as { address: string }).address);
+}
+
+/**
+ * Where the exchange may send people back to. Unset: PUBLIC_URL, localhost and 127.0.0.1, and,
+ * with the embedded exchange (no OIDC_ISSUER), this machine's own addresses at PORT.
+ */
+function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean): string[] {
+  const local = [`${publicUrl}/`, `http://localhost:${port}/`, `http://127.0.0.1:${port}/`];
+  const own = embedded ? ownAddresses().map((address) => `http://${address}:${port}/`) : [];
+  return [...new Set([...local, ...own])];
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = envInt(env, 'PORT', 3000);
   const publicUrl = envString(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
@@ -132,11 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: env.OIDC_ISSUER || undefined,
     oidcClientId: envString(env, 'OIDC_CLIENT_ID', 'aic-earn'),
     oidcClientSecret: envString(env, 'OIDC_CLIENT_SECRET', 'embedded-provider-demo-secret'),
-    redirectUris: redirectUris.length
-      ? redirectUris
-      : [`${publicUrl}/`, `http://localhost:${port}/`, `http://127.0.0.1:${port}/`].filter(
-          (uri, index, all) => all.indexOf(uri) === index,
-        ),
+    redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: list(env.OPERATOR_USER_IDS).map((id) => BigInt(id)),
     earn: {

@@ -76,6 +76,14 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         ...(lang ? { ui_locales: lang } : {}),
         ...(prompt ? { prompt } : {}),
       });
+      // The embedded exchange is this server: send the browser to it at the address it used for
+      // the app (a phone on the LAN cannot reach PUBLIC_URL's localhost). The address is one of
+      // the allowed return addresses, checked above.
+      if (!ctx.config.oidcIssuer) {
+        const back = new URL(redirectUri);
+        url.protocol = back.protocol;
+        url.host = back.host;
+      }
       return url.href;
     },
 

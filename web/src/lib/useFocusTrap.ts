@@ -11,8 +11,8 @@ const MOUNT_FRAMES = 30;
  */
 export function useFocusTrap<E extends HTMLElement>(active: boolean, onEscape: () => void) {
   const ref = useRef<E>(null);
-  const escape = useRef(onEscape);
-  escape.current = onEscape;
+  const latestOnEscape = useRef(onEscape);
+  latestOnEscape.current = onEscape;
 
   useEffect(() => {
     if (!active) return;
@@ -28,7 +28,7 @@ export function useFocusTrap<E extends HTMLElement>(active: boolean, onEscape: (
     };
     frame = requestAnimationFrame(focusFirst);
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') return escape.current();
+      if (event.key === 'Escape') return latestOnEscape.current();
       if (event.key !== 'Tab') return;
       const list = controls();
       const first = list[0];
