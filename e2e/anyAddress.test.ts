@@ -78,7 +78,8 @@ describe('signing in through an exchange on another port, at 390x844', () => {
   beforeAll(async () => {
     const appPort = await freePort();
     exchange = await startServer({ OAUTH_REDIRECT_URIS: `http://localhost:${appPort}/` });
-    app = await startServer({ PORT: String(appPort), OIDC_ISSUER: `${exchange.baseUrl}/oidc` });
+    // The exchange's client secret for this app: its embedded provider's demo one.
+    app = await startServer({ PORT: String(appPort), OIDC_ISSUER: `${exchange.baseUrl}/oidc`, OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret' });
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -92,28 +92,104 @@ export type EarnDefaults = {
   dailyRates: Partial<Record<Product, string>>;
 };
 
-function envString(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+/** A setting the server cannot start with: its message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+const given = (env: NodeJS.ProcessEnv, name: string) => {
   const value = env[name];
-  return value === undefined || value === '' ? fallback : value;
+  return value === undefined || value === '' ? undefined : value;
+};
+const refuse = (name: string, what: string, value: string): never => {
+  throw new ConfigError(`${name} must be ${what} (got "${value}")`);
+};
+
+function envString(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  return given(env, name) ?? fallback;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number.parseInt(raw, 10);
-  if (!Number.isSafeInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  const raw = given(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  // Digits only: "30s" or "1e3" is a typo, not 30 or 1000.
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value)) refuse(name, 'a whole number', raw);
+  return value;
+}
+
+function envBool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = given(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== 'true' && raw !== 'false') refuse(name, 'true or false', raw);
+  return raw === 'true';
+}
+
+/** A decimal number (a rate, a price, a multiplier), kept as written. */
+function envDecimal(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = envString(env, name, fallback);
+  if (!/^\d+(\.\d+)?$/.test(value)) refuse(name, 'a decimal number such as 0.01', value);
   return value;
 }
 
 /** A decimal amount (exactly, by contract/money.ts), kept as its canonical string. */
 function envAmount(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
-  const parsed = parseAmount(envString(env, name, fallback));
-  if (!parsed.ok) throw new Error(`${name} must be a decimal amount with at most 8 decimals`);
-  return formatUnits(parsed.value);
+  const value = envString(env, name, fallback);
+  const parsed = parseAmount(value);
+  if (!parsed.ok) refuse(name, 'a decimal amount with at most 8 decimals', value);
+  return formatUnits(parsed.ok ? parsed.value : 0n);
+}
+
+function envUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string;
+function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined;
+function envUrl(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
+  const value = given(env, name) ?? fallback;
+  if (value === undefined) return undefined;
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) refuse(name, 'an http or https address', value);
+  return value;
+}
+
+function envDay(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = envString(env, name, fallback);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
+    refuse(name, 'a day written YYYY-MM-DD', value);
+  }
+  return value;
+}
+
+function envOneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const value = envString(env, name, fallback);
+  if (!(allowed as readonly string[]).includes(value)) refuse(name, `one of ${allowed.join(', ')}`, value);
+  return value as T;
 }
 
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
+function clockStart(env: NodeJS.ProcessEnv): Date | undefined {
+  const raw = given(env, 'CLOCK_START');
+  if (raw === undefined) return undefined;
+  const at = new Date(raw);
+  if (Number.isNaN(at.getTime())) refuse('CLOCK_START', 'a moment such as 2026-11-01T08:00:00Z', raw);
+  return at;
+}
+
+function userIds(env: NodeJS.ProcessEnv, name: string): bigint[] {
+  return list(env[name]).map((id) => (/^\d+$/.test(id) ? BigInt(id) : refuse(name, 'user ids separated by commas', id)));
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The embedded exchange's client secret: a demo value, never for a real exchange. */
+const DEMO_CLIENT_SECRET = 'embedded-provider-demo-secret';
+
+/** Settings that are each fine alone and wrong together. */
+function checkTogether(env: NodeJS.ProcessEnv, config: Config): void {
+  if (!config.oidcIssuer) return;
+  if (given(env, 'OIDC_CLIENT_SECRET') === undefined) {
+    throw new ConfigError('OIDC_ISSUER is set but OIDC_CLIENT_SECRET is not: set the secret the exchange gave this app');
+  }
+  if (config.clockAdjustable) {
+    throw new ConfigError('CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it');
+  }
+}
 
 /**
  * This machine's own IPv4 addresses other than loopback (its LAN address, say): with the
@@ -138,43 +214,45 @@ function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean)
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = envInt(env, 'PORT', 3000);
-  const publicUrl = envString(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
+  const publicUrl = envUrl(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
   const redirectUris = list(env.OAUTH_REDIRECT_URIS);
-  return {
+  for (const uri of redirectUris) envUrl({ OAUTH_REDIRECT_URIS: uri }, 'OAUTH_REDIRECT_URIS');
+  const config: Config = {
     port,
     host: envString(env, 'HOST', '0.0.0.0'),
     dataDir: envString(env, 'DATA_DIR', './data'),
     databaseUrl: env.DATABASE_URL || undefined,
-    logLevel: envString(env, 'LOG_LEVEL', 'info'),
+    logLevel: envOneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     webDir: envString(env, 'WEB_DIR', './dist/web'),
-    aicPriceUsd: envString(env, 'AIC_PRICE_USD', '0.85'),
-    seedDemo: envString(env, 'SEED_DEMO', 'true') !== 'false',
+    aicPriceUsd: envDecimal(env, 'AIC_PRICE_USD', '0.85'),
+    seedDemo: envBool(env, 'SEED_DEMO', true),
     appName: envString(env, 'APP_NAME', 'AIC Earn'),
     publicUrl,
-    oidcIssuer: env.OIDC_ISSUER || undefined,
+    oidcIssuer: envUrl(env, 'OIDC_ISSUER'),
     oidcClientId: envString(env, 'OIDC_CLIENT_ID', 'aic-earn'),
-    oidcClientSecret: envString(env, 'OIDC_CLIENT_SECRET', 'embedded-provider-demo-secret'),
+    oidcClientSecret: envString(env, 'OIDC_CLIENT_SECRET', DEMO_CLIENT_SECRET),
     redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
-    operatorUserIds: list(env.OPERATOR_USER_IDS).map((id) => BigInt(id)),
+    operatorUserIds: userIds(env, 'OPERATOR_USER_IDS'),
     earn: {
-      dailyQuota: envString(env, 'EARN_DAILY_QUOTA', '10000'),
-      minimum: envString(env, 'EARN_MINIMUM', '1'),
-      powerMultiplier: envString(env, 'POWER_MULTIPLIER', '5'),
-      coefficientBase: envString(env, 'COEFFICIENT_BASE', '1.02'),
-      launchDay: envString(env, 'LAUNCH_DAY', '2026-11-01'),
-      coefficientMaxDays: envString(env, 'COEFFICIENT_MAX_DAYS', '360'),
-      poolDailyOutputRate: envString(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
+      dailyQuota: envDecimal(env, 'EARN_DAILY_QUOTA', '10000'),
+      minimum: envDecimal(env, 'EARN_MINIMUM', '1'),
+      powerMultiplier: envDecimal(env, 'POWER_MULTIPLIER', '5'),
+      coefficientBase: envDecimal(env, 'COEFFICIENT_BASE', '1.02'),
+      launchDay: envDay(env, 'LAUNCH_DAY', '2026-11-01'),
+      coefficientMaxDays: String(envInt(env, 'COEFFICIENT_MAX_DAYS', 360)),
+      poolDailyOutputRate: envDecimal(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
       dailyRates: Object.fromEntries(
         DAILY_RATE_PARAMS.map(({ product }) => [
           product,
-          envString(env, `EARN_${product.toUpperCase()}_DAILY_RATE`, productOf(product).defaultDailyRate ?? '0'),
+          envDecimal(env, `EARN_${product.toUpperCase()}_DAILY_RATE`, productOf(product).defaultDailyRate ?? '0'),
         ]),
       ),
     },
     withdrawMinimum: envAmount(env, 'WITHDRAW_MINIMUM', '1'),
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
-    clockAdjustable: envString(env, 'CLOCK_ADJUSTABLE', 'true') === 'true',
+    // A real exchange (OIDC_ISSUER) means a real deployment: the clock stays put unless told.
+    clockAdjustable: envBool(env, 'CLOCK_ADJUSTABLE', !given(env, 'OIDC_ISSUER')),
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
     rateLimitGetsPerMinute: envInt(env, 'RATE_LIMIT_GETS_PER_MINUTE', 600),
@@ -183,7 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: env.METRICS_PORT ? envInt(env, 'METRICS_PORT', 0) : undefined,
     requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
-    clockStart: env.CLOCK_START ? new Date(env.CLOCK_START) : undefined,
+    clockStart: clockStart(env),
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),
     dashboardCacheMs: envInt(env, 'DASHBOARD_CACHE_MS', 1000),
     paramsCacheMs: envInt(env, 'PARAMS_CACHE_MS', 1000),
@@ -197,9 +275,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       lockupDays: env.LOCKUP_DAYS || '10',
     }),
     recruitment: {
-      start: envString(env, 'RECRUITMENT_START', envString(env, 'LAUNCH_DAY', '2026-11-01')),
+      start: envDay(env, 'RECRUITMENT_START', envString(env, 'LAUNCH_DAY', '2026-11-01')),
       activityDays: envInt(env, 'RECRUITMENT_ACTIVITY_DAYS', 60),
       assessmentDays: envInt(env, 'RECRUITMENT_ASSESSMENT_DAYS', 60),
     },
   };
+  checkTogether(env, config);
+  return config;
 }

@@ -9,7 +9,14 @@ import { startScheduler } from './settlement/scheduler.ts';
 
 /** Starts the server: database (embedded PGlite unless DATABASE_URL), migrations, demo data. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    // One line naming the variable, not a stack: it is the operator's to fix, not the code's.
+    console.error(`configuration: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
   const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DAILY_RATE_PARAMS } from '../contract/products.ts';
+import { loadConfig } from './config.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+describe('configuration checked at start-up', () => {
+  it.each([
+    ['a whole number', { PORT: '30s' }, 'PORT must be a whole number (got "30s")'],
+    ['a boolean', { SEED_DEMO: 'yes' }, 'SEED_DEMO must be true or false (got "yes")'],
+    ['a decimal', { POOL_DAILY_OUTPUT_RATE: '1%' }, 'POOL_DAILY_OUTPUT_RATE must be a decimal number such as 0.01 (got "1%")'],
+    ['an amount', { WITHDRAW_MINIMUM: '0.000000001' }, 'WITHDRAW_MINIMUM must be a decimal amount with at most 8 decimals (got "0.000000001")'],
+    ['an address', { PUBLIC_URL: 'earn.example.com' }, 'PUBLIC_URL must be an http or https address (got "earn.example.com")'],
+    ['a return address', { OAUTH_REDIRECT_URIS: 'http://a.example/,ftp://b.example/' }, 'OAUTH_REDIRECT_URIS must be an http or https address (got "ftp://b.example/")'],
+    ['a day', { LAUNCH_DAY: '2026-13-01' }, 'LAUNCH_DAY must be a day written YYYY-MM-DD (got "2026-13-01")'],
+    ['a moment', { CLOCK_START: 'tomorrow' }, 'CLOCK_START must be a moment such as 2026-11-01T08:00:00Z (got "tomorrow")'],
+    ['one of a list', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
+    ['user ids', { OPERATOR_USER_IDS: '1,bob' }, 'OPERATOR_USER_IDS must be user ids separated by commas (got "bob")'],
+    [
+      'an issuer without its secret',
+      { OIDC_ISSUER: 'https://exchange.example/oidc' },
+      'OIDC_ISSUER is set but OIDC_CLIENT_SECRET is not: set the secret the exchange gave this app',
+    ],
+    [
+      'a movable clock with a real exchange',
+      { OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
+      'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
+    ],
+  ])('refuses %s in one line naming the variable', (_kind, env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('takes good values, and keeps the clock still with a real exchange unless told', () => {
+    const config = loadConfig({ PORT: '8080', SEED_DEMO: 'false', LOG_LEVEL: 'warn', OPERATOR_USER_IDS: '1, 2' });
+    expect(config).toMatchObject({ port: 8080, seedDemo: false, logLevel: 'warn', operatorUserIds: [1n, 2n] });
+    expect(loadConfig({}).clockAdjustable).toBe(true);
+    const real = loadConfig({ OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' });
+    expect(real.clockAdjustable).toBe(false);
+  });
+
+  it('stops the real server with that one line and nothing else', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: 'abc', DATA_DIR: '/nonexistent-never-opened' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.split('\n').filter((line) => line.trim() && !/oidc-provider WARNING|ExperimentalWarning|--trace-warnings/.test(line));
+    expect(lines).toEqual(['configuration: PORT must be a whole number (got "abc")']);
+  });
+});
+
+/** Files of the repository that may read a variable (configuration, tests, benchmarks, the build). */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name.startsWith('.') || name === 'dist') return [];
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.(ts|tsx|mjs|js)$/.test(name) ? [path] : [];
+  });
+}
+
+describe("the README's table of variables", () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Sign-in'));
+  const documented = new Set([...section.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1] as string));
+  const configSource = readFileSync(join(ROOT, 'server/config.ts'), 'utf8');
+  const read = new Set([
+    ...[...configSource.matchAll(/\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] as string),
+    ...[...configSource.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1] as string),
+    ...[...configSource.matchAll(/given\(env, '([A-Z][A-Z0-9_]+)'\)/g)].map((m) => m[1] as string),
+    ...DAILY_RATE_PARAMS.map(({ product }) => `EARN_${product.toUpperCase()}_DAILY_RATE`),
+  ]);
+
+  it('lists every variable the server reads', () => {
+    expect([...read].filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('lists only variables something reads', () => {
+    const everything = ['server', 'bench', 'e2e', 'scripts', 'web', 'vitest.config.ts', 'vite.config.ts']
+      .flatMap((entry) => (statSync(join(ROOT, entry)).isDirectory() ? sources(join(ROOT, entry)) : [join(ROOT, entry)]))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    const unread = [...documented].filter((name) => !read.has(name) && !everything.includes(name));
+    expect(unread).toEqual([]);
+  });
+});
