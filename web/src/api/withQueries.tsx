@@ -6,7 +6,8 @@ import { antdLocaleReady } from '../i18n/index.ts';
  * with the query cache and wrapped in its provider. The home route's first paint then needs
  * neither (a tenth of its JavaScript): its own figures arrive a moment later, in their
  * placeholder's place. It also waits for antd-mobile's texts in the holder's language (pickers,
- * pull to refresh), which the first paint does not need. Call it once per component, at module level (each call is its own lazy).
+ * pull to refresh), which the first paint does not need. Call it once per component, at module
+ * level (each call is its own lazy).
  */
 export function withQueries<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   return lazy(async () => {
