@@ -138,13 +138,17 @@ function envAmount(env: NodeJS.ProcessEnv, name: string, fallback: string): stri
   return formatUnits(parsed.ok ? parsed.value : 0n);
 }
 
+/** `value`, which `name` gave, if it is an http or https address. */
+function checkUrl(name: string, value: string): string {
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) refuse(name, 'an http or https address', value);
+  return value;
+}
+
 function envUrl(env: NodeJS.ProcessEnv, name: string, fallback: string): string;
 function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined;
 function envUrl(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
   const value = given(env, name) ?? fallback;
-  if (value === undefined) return undefined;
-  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) refuse(name, 'an http or https address', value);
-  return value;
+  return value === undefined ? undefined : checkUrl(name, value);
 }
 
 function envDay(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -215,8 +219,7 @@ function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean)
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = envInt(env, 'PORT', 3000);
   const publicUrl = envUrl(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
-  const redirectUris = list(env.OAUTH_REDIRECT_URIS);
-  for (const uri of redirectUris) envUrl({ OAUTH_REDIRECT_URIS: uri }, 'OAUTH_REDIRECT_URIS');
+  const redirectUris = list(env.OAUTH_REDIRECT_URIS).map((uri) => checkUrl('OAUTH_REDIRECT_URIS', uri));
   const config: Config = {
     port,
     host: envString(env, 'HOST', '0.0.0.0'),

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteOptions } from './connect.ts';
-import { claimDataDir } from './dataDirLock.ts';
+import { openPglite, pgliteOptions } from './connect.ts';
 
 /**
  * Backs up the embedded database in `dataDir` into `file` (a gzipped tar of the database's own
@@ -10,19 +9,14 @@ import { claimDataDir } from './dataDirLock.ts';
  */
 export async function backupDataDir(dataDir: string, file: string): Promise<{ bytes: number }> {
   if (!existsSync(dataDir)) throw new Error(`no embedded database at ${dataDir}`);
-  const release = claimDataDir(dataDir);
+  const pglite = await openPglite(dataDir);
   try {
-    const client = await PGlite.create(dataDir, pgliteOptions());
-    try {
-      const dump = await client.dumpDataDir('gzip');
-      const bytes = Buffer.from(await dump.arrayBuffer());
-      writeFileSync(file, bytes);
-      return { bytes: bytes.length };
-    } finally {
-      await client.close();
-    }
+    const dump = await pglite.client.dumpDataDir('gzip');
+    const bytes = Buffer.from(await dump.arrayBuffer());
+    writeFileSync(file, bytes);
+    return { bytes: bytes.length };
   } finally {
-    release();
+    await pglite.close();
   }
 }
 

@@ -67,9 +67,12 @@ export const pgliteOptions = (loadDataDir?: Blob) => ({
   ...(loadDataDir ? { loadDataDir } : {}),
 });
 
-async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
+/**
+ * PGlite on `dataDir` (memory without one), held by this process alone: a second server, or a
+ * backup while this one runs, is refused (claimDataDir). `close` closes it and lets go.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<{ client: PGlite; close: () => Promise<void> }> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // One process at a time on the folder (a second server, or a backup while this one runs).
   const release = dataDir ? claimDataDir(dataDir) : () => {};
   let client: PGlite;
   try {
@@ -78,14 +81,24 @@ async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
     release();
     throw error;
   }
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(client) });
+  return {
+    client,
+    close: async () => {
+      if (!client.closed) await client.close();
+      release();
+    },
+  };
+}
+
+async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {
+  const pglite = await openPglite(dataDir);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite.client) });
   return {
     db,
     kind: 'pglite',
     close: async () => {
       await db.destroy();
-      if (!client.closed) await client.close();
-      release();
+      await pglite.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { listeners } from './listeners.ts';
 
 /**
  * Whether the app can reach its server: the browser's own word (offline and online events), and,
@@ -6,12 +7,12 @@ import { useSyncExternalStore } from 'react';
  * not make the app offline; a server that answers nothing does.
  */
 let offline = typeof navigator !== 'undefined' && navigator.onLine === false;
-const listeners = new Set<() => void>();
+const changes = listeners();
 
 function set(value: boolean): void {
   if (offline === value) return;
   offline = value;
-  for (const listener of listeners) listener();
+  changes.notify();
 }
 
 if (typeof window !== 'undefined') {
@@ -30,12 +31,4 @@ export function noticeNoAnswer(): void {
 /** An answer came: the server is there. */
 export const noticeAnswer = (): void => set(false);
 
-export function useOffline(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => offline,
-  );
-}
+export const useOffline = (): boolean => useSyncExternalStore(changes.subscribe, () => offline);

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { listeners } from './listeners.ts';
 
 /**
  * The service worker (/sw.js, written by the build): it keeps the app shell and the built files,
@@ -6,17 +7,14 @@ import { useSyncExternalStore } from 'react';
  * `useUpdateReady` says so, and `switchToUpdate` lets it take over and reloads.
  */
 let waiting: ServiceWorker | null = null;
-const listeners = new Set<() => void>();
-const notify = () => {
-  for (const listener of listeners) listener();
-};
+const changes = listeners();
 
 function watch(registration: ServiceWorkerRegistration): void {
   // Only an update waits behind a controlling worker; the first install just takes over.
   const offer = (worker: ServiceWorker | null) => {
     if (worker && navigator.serviceWorker.controller) {
       waiting = worker;
-      notify();
+      changes.notify();
     }
   };
   offer(registration.waiting);
@@ -46,12 +44,4 @@ export function switchToUpdate(): void {
   waiting?.postMessage('skipWaiting');
 }
 
-export function useUpdateReady(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => waiting !== null,
-  );
-}
+export const useUpdateReady = (): boolean => useSyncExternalStore(changes.subscribe, () => waiting !== null);

@@ -1,12 +1,11 @@
 import { useSyncExternalStore } from 'react';
+import { listeners } from '../lib/listeners.ts';
 import { SIGNED_IN_KEYS, session, storage } from '../lib/storage.ts';
 
 /** The signed-in state is "a token is stored" (spec section 6); this makes it reactive. */
-const listeners = new Set<() => void>();
+const changes = listeners();
+const notify = changes.notify;
 let loggingOut = false;
-const notify = () => {
-  for (const listener of listeners) listener();
-};
 
 export const sessionStore = {
   token: () => storage.get('token'),
@@ -31,10 +30,7 @@ export const sessionStore = {
     loggingOut = true;
   },
   isLoggingOut: () => loggingOut,
-  subscribe(listener: () => void) {
-    listeners.add(listener);
-    return () => listeners.delete(listener);
-  },
+  subscribe: changes.subscribe,
 };
 
 export const useSignedIn = (): boolean =>

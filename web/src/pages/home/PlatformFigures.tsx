@@ -12,58 +12,40 @@ import { ratePercent } from '../center/estimate.ts';
  */
 export function PlatformFigures({ figures }: { figures?: Figures | undefined }) {
   const { t } = useTranslation();
-  if (!figures) return <PendingFigures />;
   const title = t('figures.title');
-  const stable = figures.stable;
-  return (
-    <section className="card" aria-label={title}>
-      <h2 className="card__title">{title}</h2>
-      <dl className="figures">
-        <Figure label={t('figures.networkOutput')} value={formatAmount(figures.networkOutput)} unit="AIC" />
-        <Figure
-          label={t('figures.lastOutput')}
-          value={
-            figures.lastOutputDay
-              ? t('figures.lastOutputValue', { amount: formatAmount(figures.lastOutput), day: figures.lastOutputDay })
-              : formatFigure(null)
-          }
-        />
-        <Figure label={t('figures.supercomputingPool')} value={formatAmount(figures.supercomputingPool)} unit="AIC" />
-        <Figure label={t('figures.treasury')} value={formatAmount(figures.treasury)} unit="AIC" />
-      </dl>
-      <h3 className="card__subtitle">{t('figures.stable', { days: stable.termDays })}</h3>
-      <dl className="figures">
-        <Figure label={t('figures.stableSubscribed')} value={formatAmount(stable.subscribed)} unit="AIC" />
-        <Figure
-          label={t('figures.stableRate')}
-          value={t('earn.rates', { rate: ratePercent(stable.dailyRate) ?? formatFigure(null), apr: stable.apr })}
-        />
-      </dl>
-      <p className="field__note">{t('figures.note')}</p>
-    </section>
+  const stable = figures?.stable;
+  const amount = (value: string | undefined) => (figures ? formatAmount(value) : <Pending sample="0.00" />);
+  const lastOutput = !figures ? (
+    <Pending sample="0.00" />
+  ) : figures.lastOutputDay ? (
+    t('figures.lastOutputValue', { amount: formatAmount(figures.lastOutput), day: figures.lastOutputDay })
+  ) : (
+    formatFigure(null)
   );
-}
-
-/** The card above while its figures load: labels in place, values pending. */
-function PendingFigures() {
-  const { t } = useTranslation();
-  const title = t('figures.title');
-  const amount = <Pending sample="0.00" />;
   return (
-    <section className="card" aria-label={title} aria-busy="true">
+    <section className="card" aria-label={title} aria-busy={!figures}>
       <h2 className="card__title">{title}</h2>
       <dl className="figures">
-        <Figure label={t('figures.networkOutput')} value={amount} unit="AIC" />
-        <Figure label={t('figures.lastOutput')} value={amount} />
-        <Figure label={t('figures.supercomputingPool')} value={amount} unit="AIC" />
-        <Figure label={t('figures.treasury')} value={amount} unit="AIC" />
+        <Figure label={t('figures.networkOutput')} value={amount(figures?.networkOutput)} unit="AIC" />
+        <Figure label={t('figures.lastOutput')} value={lastOutput} />
+        <Figure label={t('figures.supercomputingPool')} value={amount(figures?.supercomputingPool)} unit="AIC" />
+        <Figure label={t('figures.treasury')} value={amount(figures?.treasury)} unit="AIC" />
       </dl>
       <h3 className="card__subtitle">
-        <Pending sample={t('figures.stable', { days: 30 })} />
+        {stable ? t('figures.stable', { days: stable.termDays }) : <Pending sample={t('figures.stable', { days: 30 })} />}
       </h3>
       <dl className="figures">
-        <Figure label={t('figures.stableSubscribed')} value={amount} unit="AIC" />
-        <Figure label={t('figures.stableRate')} value={<Pending sample="0.00% / 0.00%" />} />
+        <Figure label={t('figures.stableSubscribed')} value={amount(stable?.subscribed)} unit="AIC" />
+        <Figure
+          label={t('figures.stableRate')}
+          value={
+            stable ? (
+              t('earn.rates', { rate: ratePercent(stable.dailyRate) ?? formatFigure(null), apr: stable.apr })
+            ) : (
+              <Pending sample="0.00% / 0.00%" />
+            )
+          }
+        />
       </dl>
       <p className="field__note">{t('figures.note')}</p>
     </section>

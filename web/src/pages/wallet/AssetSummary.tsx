@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
-import { useAsset } from '../../api/wallet.ts';
 import { ASSETS } from '../../../../contract/wallet.ts';
+import { useAsset } from '../../api/wallet.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { Pending } from '../../components/Pending.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { Pending } from '../../components/Pending.tsx';
 
 /**
  * Total assets in AIC, then each asset's available, under-review and exchange balances. While
@@ -12,60 +12,30 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
  */
 export function AssetSummary() {
   const { t } = useTranslation();
-  const { data, isPending, isError, refetch } = useAsset();
-  if (isPending) return <AssetSummaryPending />;
-  if (isError || !data) {
-    return (
-      <LoadFailed message={t('wallet.loadFailed')} onRetry={() => void refetch()} />
-    );
-  }
+  const { data, isError, refetch } = useAsset();
+  if (isError) return <LoadFailed message={t('wallet.loadFailed')} onRetry={() => void refetch()} />;
+  const amount = (value: string | undefined) => (data ? formatAmount(value) : <Pending sample="0.00" />);
+  // Loading: a card per asset there will be, each figure pending.
+  const balances = data?.balances ?? ASSETS.map((asset) => ({ asset, available: undefined, pending: undefined, exchange: undefined }));
   return (
-    <>
+    <div aria-busy={!data}>
       <section className="card card--hero wallet-total" aria-label={t('wallet.totalAssets')}>
         <p className="card__label">{t('wallet.totalAssets')}</p>
-        <p className="card__big" data-testid="wallet-total">
-          {formatAmount(data.totalAic)} <span className="figure__unit">AIC</span>
+        <p className="card__big" data-testid={data ? 'wallet-total' : undefined}>
+          {amount(data?.totalAic)} <span className="figure__unit">AIC</span>
         </p>
-        <p className="wallet-total__price">{t('wallet.price', { price: formatFigure(data.price) })}</p>
+        <p className="wallet-total__price">
+          {data ? t('wallet.price', { price: formatFigure(data.price) }) : <Pending sample={t('wallet.price', { price: '0.00' })} />}
+        </p>
       </section>
       <div className="wallet-balances">
-        {data.balances.map((balance) => (
+        {balances.map((balance) => (
           <section key={balance.asset} className="card wallet-asset" aria-label={balance.asset}>
             <h2 className="card__title">{balance.asset}</h2>
             <dl className="figures">
-              <Figure label={t('wallet.available')} value={formatAmount(balance.available)} />
-              <Figure label={t('wallet.pending')} value={formatAmount(balance.pending)} />
-              <Figure label={t('wallet.exchange')} value={formatAmount(balance.exchange)} />
-            </dl>
-          </section>
-        ))}
-      </div>
-    </>
-  );
-}
-
-function AssetSummaryPending() {
-  const { t } = useTranslation();
-  const amount = <Pending sample="0.00" />;
-  return (
-    <div aria-busy="true">
-      <section className="card card--hero wallet-total" aria-label={t('wallet.totalAssets')}>
-        <p className="card__label">{t('wallet.totalAssets')}</p>
-        <p className="card__big">
-          {amount} <span className="figure__unit">AIC</span>
-        </p>
-        <p className="wallet-total__price">
-          <Pending sample={t('wallet.price', { price: '0.00' })} />
-        </p>
-      </section>
-      <div className="wallet-balances">
-        {ASSETS.map((asset) => (
-          <section key={asset} className="card wallet-asset" aria-label={asset}>
-            <h2 className="card__title">{asset}</h2>
-            <dl className="figures">
-              <Figure label={t('wallet.available')} value={amount} />
-              <Figure label={t('wallet.pending')} value={amount} />
-              <Figure label={t('wallet.exchange')} value={amount} />
+              <Figure label={t('wallet.available')} value={amount(balance.available)} />
+              <Figure label={t('wallet.pending')} value={amount(balance.pending)} />
+              <Figure label={t('wallet.exchange')} value={amount(balance.exchange)} />
             </dl>
           </section>
         ))}
