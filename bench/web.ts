@@ -5,7 +5,7 @@
  *   npx tsx bench/web.ts
  * Uses dist/web when it is fresher than its sources, otherwise builds into a temporary folder
  * (never into dist/web). Lighthouse is fetched by npx at run time (BENCH_LIGHTHOUSE, default
- * lighthouse@12.8.2, the last major that runs on Node 20) and drives CHROME_PATH (default
+ * lighthouse@13, the major for Node 22 and later) and drives CHROME_PATH (default
  * /usr/bin/chromium), started by Playwright with the session's cookies and handed to Lighthouse by
  * its debugging port. If Lighthouse cannot be fetched or run, the reason is printed instead.
  */
@@ -22,7 +22,7 @@ import { type Figure, int, report } from './report.ts';
 const run = promisify(execFile);
 const WEIGHT_GOAL_KB = 110;
 const SCORE_GOAL = 95;
-const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE ?? 'lighthouse@12.8.2';
+const LIGHTHOUSE = process.env.BENCH_LIGHTHOUSE ?? 'lighthouse@13';
 const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const fig = (figure: string, value: string, goal?: { goal: string; met: boolean }): Figure => ({
   benchmark: 'web',

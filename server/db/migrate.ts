@@ -1,4 +1,5 @@
-import { type Migration, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { SQL_FUNCTIONS } from '../sqlFunctions.ts';
 import type { Db } from './connect.ts';
 import * as m0001 from './migrations/0001_ledger_and_params.ts';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { type Migration, sql } from 'kysely';
+import { sql } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';

@@ -46,7 +46,7 @@ export function SubscribeForm({
     if (busy.current) return;
     const check = checkSubscription(input, info);
     if (!check.ok) {
-      setError(t(check.message, check.values));
+      setError(t(check.message, check.values ?? {}));
       return;
     }
     setError(null);
