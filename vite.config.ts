@@ -12,6 +12,8 @@ export default defineConfig({
   plugins: [react(), serviceWorker(), precompress()],
   build: {
     outDir: '../dist/web',
+    // Which file holds which language's messages: the server preloads the visitor's (appShell.ts).
+    manifest: true,
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 600,

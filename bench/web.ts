@@ -74,6 +74,18 @@ const SCREENS = [
   { name: 'wallet', hash: '#/wallet' },
 ];
 
+/** The first page element (a node with its HTML snippet) anywhere in an audit's details. */
+function firstSnippet(details: unknown): string | undefined {
+  if (!details || typeof details !== 'object') return undefined;
+  const node = details as { type?: unknown; snippet?: unknown };
+  if (node.type === 'node' && typeof node.snippet === 'string') return node.snippet;
+  for (const value of Object.values(details)) {
+    const found = firstSnippet(value);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** One Lighthouse run on `url` through the browser at `port`: its figures, or why it did not run. */
 async function audit(name: string, url: string, port: number, output: string): Promise<Figure[]> {
   const args = [
@@ -98,8 +110,9 @@ async function audit(name: string, url: string, port: number, output: string): P
   for (const item of bootup.slice(0, 4)) {
     console.log(`${name}: script time ${int(item.total ?? 0)} ms (scripting ${int(item.scripting ?? 0)}) ${item.url?.replace(/^https?:\/\/[^/]+/, '')}`);
   }
-  const lcpElement = result.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined;
-  const snippet = lcpElement?.items?.[0]?.items?.[0]?.node?.snippet;
+  // Lighthouse 12 names the element in an audit of its own, 13 in its LCP breakdown insight.
+  const lcpAudit = result.audits['largest-contentful-paint-element'] ?? result.audits['lcp-breakdown-insight'];
+  const snippet = firstSnippet(lcpAudit?.details);
   if (snippet) console.log(`${name}: LCP element ${snippet.slice(0, 120)}`);
   console.log(`${name}: lighthouse measured ${result.finalDisplayedUrl}`);
   const value = (id: string) => result.audits[id]?.numericValue ?? Number.NaN;
@@ -163,5 +176,7 @@ try {
   report(`Web: home route weight and Lighthouse on home, centre and wallet (build: ${build.note})`, figures);
 } finally {
   await server?.stop();
-  rmSync(temp, { recursive: true, force: true });
+  // BENCH_KEEP=1 keeps Lighthouse's reports (<screen>.json) to read its long tasks and insights.
+  if (process.env.BENCH_KEEP) console.log(`reports kept in ${temp}`);
+  else rmSync(temp, { recursive: true, force: true });
 }

@@ -13,6 +13,8 @@ export const LANGUAGES = [
 ] as const;
 
 export type LanguageKey = (typeof LANGUAGES)[number]['key'];
+/** The cookie the web app keeps the chosen language in (its storage helper's 'lang'). */
+export const LANGUAGE_COOKIE = 'aic_earn_lang';
 export const DEFAULT_LANGUAGE: LanguageKey = 'zh-cn';
 /** The distinct message files; Malaysian has none of its own. */
 export const MESSAGE_FILES = [...new Set(LANGUAGES.map((l) => l.messages))];

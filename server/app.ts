@@ -20,6 +20,7 @@ import { operatorRoutes } from './operator/routes.ts';
 import { teamRoutes } from './team/routes.ts';
 import { seedTeamRules } from './team/rules.ts';
 import { proofRoutes } from './proof/routes.ts';
+import { appShellRoutes } from './http/appShell.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
@@ -111,16 +112,20 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {
+    appShellRoutes(app, webRoot);
     await app.register(fastifyStatic, {
       root: webRoot,
       preCompressed: true,
       wildcard: false,
+      // The app's page is rendered per visitor (appShell.ts).
+      index: false,
+      globIgnore: ['index.html', 'index.html.*'],
       // File names under assets/ carry their content hash: they never change, so keep them.
       setHeaders: (res, path) => {
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
-        // The service worker and the page that names its assets: always asked again, so a new
-        // version is found on the next visit (the worker then offers to switch to it).
-        else if (/[\\/](sw\.js|index\.html)$/.test(path)) res.header('cache-control', 'no-cache');
+        // The service worker: always asked again, so a new version is found on the next visit
+        // (the worker then offers to switch to it).
+        else if (/[\\/]sw\.js$/.test(path)) res.header('cache-control', 'no-cache');
       },
     });
   }

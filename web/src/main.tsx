@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
@@ -11,11 +11,14 @@ import 'antd-mobile/es/global';
 import './styles.css';
 
 
-/** Spec section 2: the last visited route is restored on the next start of the app. */
+/**
+ * Spec section 2: the last visited route is restored on the next start of the app; else the
+ * root opens home. Set before the first render, so the router does not render a redirect first.
+ */
 function restorePreviousRoute(): void {
   const previous = session.previousRoute();
   const atRoot = location.hash === '' || location.hash === '#' || location.hash === '#/';
-  if (atRoot && previous && previous !== '/') location.replace(`#${previous}`);
+  if (atRoot) history.replaceState(null, '', `#${previous && previous !== '/' ? previous : '/home'}`);
 }
 
 /** Back from the exchange: the code is stored, so take it out of the address bar. */
@@ -31,10 +34,14 @@ async function start(): Promise<void> {
   await initI18n();
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root');
-  createRoot(root).render(
-    <StrictMode>
-      <AppRoutes />
-    </StrictMode>,
+  // As a transition, the first render yields to the browser every few milliseconds instead of
+  // holding the main thread for one long task (a phone's taps and paints are not blocked).
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <AppRoutes />
+      </StrictMode>,
+    ),
   );
 }
 
