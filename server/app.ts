@@ -40,6 +40,9 @@ declare module 'fastify' {
   }
 }
 
+/** Trusts the nearest `hops` proxies, as proxy-addr does for a number. */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 /** Builds the whole server: API, docs and the built web app, around one context. */
 export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -60,6 +63,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 64 * 1024,
+    // Behind a proxy, the client's own address (sign-in limit, logs) from X-Forwarded-For, but
+    // only as the proxies named in TRUST_PROXY write it; unset, the header is ignored.
+    trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
     ...lowLevelOptions(ctx.config),
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
     // JSON bodies are validated without coercion (an amount is a string, never 5 or ["5"]).
@@ -112,7 +118,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {
-    appShellRoutes(app, webRoot);
+    appShellRoutes(app, webRoot, ctx.config.demo);
     await app.register(fastifyStatic, {
       root: webRoot,
       preCompressed: true,

@@ -1,5 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DAILY_RATE_PARAMS } from '../contract/products.ts';
@@ -29,6 +30,27 @@ describe('configuration checked at start-up', () => {
       { OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
       'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
     ],
+    ['a proxy list trusting anyone', { TRUST_PROXY: 'true' }, 'TRUST_PROXY must be proxy addresses or CIDR ranges separated by commas, or a number of hops (got "true")'],
+    [
+      'the embedded exchange on a public address',
+      { PUBLIC_URL: 'https://earn.example.com' },
+      "PUBLIC_URL https://earn.example.com is a public address and OIDC_ISSUER is not set: the embedded demo exchange lets anyone sign in as anyone. Set OIDC_ISSUER and OIDC_CLIENT_SECRET to your exchange's, or set DEMO=true for a public demo",
+    ],
+    [
+      'the demo client secret on a public address',
+      { PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret' },
+      "OIDC_CLIENT_SECRET is the embedded exchange's demo secret and PUBLIC_URL https://earn.example.com is a public address: set the secret your exchange gave this app, or set DEMO=true for a public demo",
+    ],
+    [
+      'demo money on a public address',
+      { PUBLIC_URL: 'http://203.0.113.7:3000', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', SEED_DEMO: 'true' },
+      'SEED_DEMO=true fills the books with demo money and PUBLIC_URL http://203.0.113.7:3000 is a public address: unset it, or set DEMO=true for a public demo',
+    ],
+    [
+      'a movable clock on a public address',
+      { PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
+      'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
+    ],
   ])('refuses %s in one line naming the variable', (_kind, env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -40,6 +62,37 @@ describe('configuration checked at start-up', () => {
     const real = loadConfig({ OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' });
     expect(real.clockAdjustable).toBe(false);
   });
+
+  it('keeps a laptop, a LAN address and a public demo as easy as before, and a real deployment plain', () => {
+    for (const PUBLIC_URL of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://192.168.1.20:3000', 'http://laptop.local:3000']) {
+      expect(loadConfig({ PUBLIC_URL })).toMatchObject({ seedDemo: true, clockAdjustable: true, oidcIssuer: undefined, demo: false });
+    }
+    const demo = loadConfig({ PUBLIC_URL: 'https://demo.example.com', DEMO: 'true' });
+    expect(demo).toMatchObject({ demo: true, seedDemo: true, clockAdjustable: true, oidcIssuer: undefined });
+    const real = loadConfig({ PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' });
+    expect(real).toMatchObject({ demo: false, seedDemo: false, clockAdjustable: false, trustProxy: false });
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
+  });
+
+  it('stops the real server on a public address with its demo exchange, and starts it with DEMO=true', async () => {
+    const base = { ...process.env, PUBLIC_URL: 'https://earn.example.com', DATA_DIR: mkdtempSync(join(tmpdir(), 'aic-demo-')), LOG_LEVEL: 'warn' };
+    const refused = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...base, PORT: '0' }, encoding: 'utf8', timeout: 60_000 });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('configuration: PUBLIC_URL https://earn.example.com is a public address and OIDC_ISSUER is not set');
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...base, PORT: String(port), DEMO: 'true', HOST: '127.0.0.1' }, stdio: 'ignore' });
+    try {
+      let status = 0;
+      for (let i = 0; i < 240 && status !== 200; i++) {
+        status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+        if (status !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(status).toBe(200);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(base.DATA_DIR, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('stops the real server with that one line and nothing else', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

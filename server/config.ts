@@ -2,6 +2,7 @@ import { networkInterfaces } from 'node:os';
 import { formatUnits, parseAmount } from '../contract/money.ts';
 import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
 import { DAILY_RATE_PARAMS, type Product, productOf } from '../contract/products.ts';
+import { isLocalHost, parseTrustProxy } from './platform/network.ts';
 
 /**
  * Every configuration variable of the server, read from the environment once. Business
@@ -18,6 +19,10 @@ export type Config = {
   aicPriceUsd: string;
   /** Seed demo data (funded pools, demo accounts) into an empty database. */
   seedDemo: boolean;
+  /** DEMO=true: a demo on purpose, even on a public address (every screen says so). */
+  demo: boolean;
+  /** The proxies whose X-Forwarded-For is believed (Fastify's trustProxy); false: none. */
+  trustProxy: false | number | string[];
   appName: string;
   /** The address people reach this server at; the embedded provider's issuer lives under it. */
   publicUrl: string;
@@ -216,9 +221,37 @@ function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean)
   return [...new Set([...local, ...own])];
 }
 
+/**
+ * On a public address, no demo setting unless DEMO=true says a public demo is meant: the embedded
+ * exchange lets anyone sign in as anyone (the operator too) and hands out demo money.
+ */
+function checkPublic(env: NodeJS.ProcessEnv, config: Config): void {
+  if (config.demo || isLocalHost(new URL(config.publicUrl).hostname)) return;
+  const where = `PUBLIC_URL ${config.publicUrl} is a public address`;
+  const orDemo = 'or set DEMO=true for a public demo';
+  if (!config.oidcIssuer) {
+    throw new ConfigError(`${where} and OIDC_ISSUER is not set: the embedded demo exchange lets anyone sign in as anyone. Set OIDC_ISSUER and OIDC_CLIENT_SECRET to your exchange's, ${orDemo}`);
+  }
+  if (config.oidcClientSecret === DEMO_CLIENT_SECRET) {
+    throw new ConfigError(`OIDC_CLIENT_SECRET is the embedded exchange's demo secret and ${where}: set the secret your exchange gave this app, ${orDemo}`);
+  }
+  if (config.seedDemo) {
+    throw new ConfigError(`SEED_DEMO=true fills the books with demo money and ${where}: unset it, ${orDemo}`);
+  }
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): false | number | string[] {
+  const parsed = parseTrustProxy(given(env, 'TRUST_PROXY'));
+  if (!parsed.ok) refuse('TRUST_PROXY', 'proxy addresses or CIDR ranges separated by commas, or a number of hops', String(env.TRUST_PROXY));
+  return parsed.ok ? parsed.trust : false;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = envInt(env, 'PORT', 3000);
   const publicUrl = envUrl(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
+  const demo = envBool(env, 'DEMO', false);
+  // Demo defaults hold where only this machine or its network reaches the app, or for a demo.
+  const demoDefaults = demo || isLocalHost(new URL(publicUrl).hostname);
   const redirectUris = list(env.OAUTH_REDIRECT_URIS).map((uri) => checkUrl('OAUTH_REDIRECT_URIS', uri));
   const config: Config = {
     port,
@@ -228,7 +261,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: envOneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     webDir: envString(env, 'WEB_DIR', './dist/web'),
     aicPriceUsd: envDecimal(env, 'AIC_PRICE_USD', '0.85'),
-    seedDemo: envBool(env, 'SEED_DEMO', true),
+    seedDemo: envBool(env, 'SEED_DEMO', demoDefaults),
+    demo,
+    trustProxy: trustProxy(env),
     appName: envString(env, 'APP_NAME', 'AIC Earn'),
     publicUrl,
     oidcIssuer: envUrl(env, 'OIDC_ISSUER'),
@@ -255,7 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     withdrawMinimum: envAmount(env, 'WITHDRAW_MINIMUM', '1'),
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
     // A real exchange (OIDC_ISSUER) means a real deployment: the clock stays put unless told.
-    clockAdjustable: envBool(env, 'CLOCK_ADJUSTABLE', !given(env, 'OIDC_ISSUER')),
+    clockAdjustable: envBool(env, 'CLOCK_ADJUSTABLE', demoDefaults && !given(env, 'OIDC_ISSUER')),
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
     rateLimitGetsPerMinute: envInt(env, 'RATE_LIMIT_GETS_PER_MINUTE', 600),
@@ -284,5 +319,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
   checkTogether(env, config);
+  checkPublic(env, config);
   return config;
 }

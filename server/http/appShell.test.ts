@@ -74,6 +74,17 @@ describe('the app page in the visitor language', () => {
     }
   });
 
+  it('marks no page as a demo unless DEMO=true', async () => {
+    expect((await page({})).body).not.toContain('data-demo');
+    const demo = await startTestApp('pglite', { config: { webDir: web, demo: true } });
+    try {
+      const answer = await demo.app.inject({ method: 'GET', url: '/', headers: { 'accept-language': 'ja' } });
+      expect(answer.body).toContain('<html lang="ja" data-demo="true">');
+    } finally {
+      await demo.close();
+    }
+  });
+
   it('still serves the built files, and not the manifest', async () => {
     const script = await page({}, '/assets/index-abc.js');
     expect(script.statusCode).toBe(200);

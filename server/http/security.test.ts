@@ -300,3 +300,39 @@ describe('/metrics', () => {
     }
   });
 });
+
+describe('the client address behind a proxy (TRUST_PROXY)', () => {
+  const apps: TestApp[] = [];
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+  });
+
+  /** Three sign-in calls from three forwarded addresses, each through the same proxy at 127.0.0.1. */
+  async function signInStatuses(trustProxy: false | string[]): Promise<number[]> {
+    const t = await startTestApp('pglite', { config: { trustProxy, rateLimitSignInPerMinute: 2 } });
+    apps.push(t);
+    const statuses: number[] = [];
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
+      const res = await t.app.inject({
+        url: '/api/authorPage',
+        query: { redirectUri: 'http://localhost:3000/' },
+        remoteAddress: '127.0.0.1',
+        headers: { 'x-forwarded-for': client },
+      });
+      statuses.push(res.statusCode);
+    }
+    return statuses;
+  }
+
+  it('unset, ignores X-Forwarded-For: every client behind the proxy shares its limit', async () => {
+    expect(await signInStatuses(false)).toEqual([200, 200, 429]);
+  });
+
+  it('names the proxy: each client has a limit of its own', async () => {
+    expect(await signInStatuses(['127.0.0.1'])).toEqual([200, 200, 200]);
+  });
+
+  it('ignores the header from anyone not named, so a client cannot forge its way past the limit', async () => {
+    expect(await signInStatuses(['10.0.0.1'])).toEqual([200, 200, 429]);
+  });
+});

@@ -16,6 +16,9 @@ const OfflinePage = lazy(async () => ({ default: (await import('../components/Ap
  */
 export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
 
+/** The server runs as a public demo (DEMO=true) and marks the page it serves: every screen says so. */
+const demo = document.documentElement.dataset.demo === 'true';
+
 /**
  * The root view: sets the title from route meta plus the app name, remembers the route for
  * the next start, and keeps visited views alive (state kept) unless a route says noCache.
@@ -58,6 +61,11 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
   const offlineHere = offline && meta?.auth === true;
   return (
     <div className="app-shell">
+      {demo && (
+        <p className="notice notice--demo" role="note">
+          {t('demo.banner')}
+        </p>
+      )}
       {(offline || updateReady) && (
         <Suspense fallback={null}>
           <AppNotices />
