@@ -51,4 +51,7 @@ export const PATHS = {
   sessionsRevokeOthers: '/api/sessions/revoke-others',
   activity: '/api/activity',
   positions: '/api/user/positions',
+  notifications: '/api/notifications',
+  notificationsUnread: '/api/notifications/unread',
+  notificationsRead: '/api/notifications/read',
 } as const;

@@ -16,6 +16,7 @@ import { activityRoutes } from './activity/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { earnRoutes } from './earn/routes.ts';
 import { positionsRoutes } from './earn/positions.ts';
+import { notifyRoutes } from './notify/routes.ts';
 import { operatorRoutes } from './operator/routes.ts';
 import { teamRoutes } from './team/routes.ts';
 import { seedTeamRules } from './team/rules.ts';
@@ -115,6 +116,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(sessionRoutes, { ctx });
   await app.register(activityRoutes, { ctx });
   await app.register(positionsRoutes, { ctx });
+  await app.register(notifyRoutes, { ctx });
 
   const webRoot = resolve(ctx.config.webDir);
   if (existsSync(resolve(webRoot, 'index.html'))) {

@@ -17,6 +17,7 @@ import * as m0013 from './migrations/0013_tree_repair.ts';
 import * as m0014 from './migrations/0014_buy_function.ts';
 import * as m0015 from './migrations/0015_buy_batch.ts';
 import * as m0016 from './migrations/0016_proof_leaves_by_day.ts';
+import * as m0017 from './migrations/0017_notifications.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0014_buy_function': m0014,
   '0015_buy_batch': m0015,
   '0016_proof_leaves_by_day': m0016,
+  '0017_notifications': m0017,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -250,7 +250,18 @@ interface ProofNodesTable {
   sum: Big;
 }
 
+interface NotificationsTable {
+  user_id: Big;
+  id: ColumnType<bigint, never, never>;
+  kind: string;
+  key: string;
+  params: ColumnType<unknown, string, string>;
+  created_at: Timestamp;
+  read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
 export interface Database {
+  notifications: NotificationsTable;
   proof_nonces: ProofNoncesTable;
   proof_roots: ProofRootsTable;
   proof_leaves: ProofLeavesTable;

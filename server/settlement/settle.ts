@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
+import { notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
 import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
@@ -23,7 +24,7 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
  * given day (the others wait, then find it paid), while steps that do not depend on each other
  * (the fixed accrual and the pool's output) run side by side.
  */
-const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current'] as const;
+const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify'] as const;
 type StepName = (typeof STEPS)[number];
 const lockStep = (trx: Trx, day: string, name: StepName) =>
   sql`select pg_advisory_xact_lock(${7201100 + STEPS.indexOf(name)}, ${dayNumber(day)})`.execute(trx);
@@ -239,6 +240,9 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
+  // Each holder's income of the day, told once the whole day is paid (a day waiting for funds
+  // tells nothing yet: its total is not final).
+  if (status === 'done') await step('notify', (trx) => notifyDayIncome(trx, day, now));
   const durationMs = Date.now() - started;
   // In the steps' order, whichever finished first: the same day reports the same shortfall.
   const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);

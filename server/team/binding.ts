@@ -1,6 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { notify } from '../notify/notices.ts';
 import { ancestry, lockTree, rewritePaths } from './tree.ts';
 
 /**
@@ -20,7 +21,7 @@ export async function bindInviter(
   await lockTree(trx);
   const inviter = await trx.selectFrom('users').select('id').where('invite_code', '=', code).executeTakeFirst();
   if (!inviter || inviter.id === userId) throw new AppError('INVITE_CODE', 'unknown or own code');
-  const me = await trx.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst();
+  const me = await trx.selectFrom('users').select(['inviter_id', 'name']).where('id', '=', userId).executeTakeFirst();
   if (!me) throw new AppError('UNAUTHORIZED');
   if (me.inviter_id !== null) throw new AppError('INVITE_BOUND');
   const above = await ancestry(trx, inviter.id);
@@ -28,6 +29,7 @@ export async function bindInviter(
   await trx.updateTable('users').set({ inviter_id: inviter.id, bound_at: at }).where('id', '=', userId).execute();
   // The user and the downline they may already have hang under the inviter's chain now.
   await rewritePaths(trx, userId, [...above.ids.reverse(), inviter.id]);
+  await notify(trx, { userId: inviter.id, kind: 'member_bound', key: `member:${userId}`, params: { member: me.name }, at });
   return inviter.id;
 }
 
@@ -41,7 +43,7 @@ export async function unbindFromCycle(
   userId: bigint,
 ): Promise<{ formerInviter: bigint; cycle: bigint[]; pathsRewritten: number }> {
   await lockTree(trx);
-  const me = await trx.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst();
+  const me = await trx.selectFrom('users').select(['inviter_id', 'name']).where('id', '=', userId).executeTakeFirst();
   if (!me) throw new AppError('NOT_FOUND');
   const above = await ancestry(trx, userId);
   if (me.inviter_id === null || !above.onCycle) throw new AppError('NOT_IN_CYCLE');

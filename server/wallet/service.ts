@@ -5,6 +5,7 @@ import { AppError } from '../http/errors.ts';
 import { postEntry } from '../ledger/ledger.ts';
 import type { ExchangeAdapter } from './exchange.ts';
 import { closeTransfer, insertTransfer, lockPendingTransfer, toRecord, transferExists } from './repository.ts';
+import { notify } from '../notify/notices.ts';
 
 export type Move = { userId: bigint; type: TransferType; asset: Asset; amount: bigint; now: Date };
 
@@ -69,5 +70,14 @@ export async function reviewTransfer(
     reviewer: review.reviewer,
     now: review.now,
   });
-  return toRecord(closed);
+  const record = toRecord(closed);
+  const { id, type, asset, amount, reason } = record;
+  await notify(trx, {
+    userId: row.user_id,
+    kind: review.approve ? 'transfer_approved' : 'transfer_rejected',
+    key: `transfer:${row.id}`,
+    params: { id, type, asset, amount, ...(reason ? { reason } : {}) },
+    at: review.now,
+  });
+  return record;
 }

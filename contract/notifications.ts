@@ -1,0 +1,56 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * What a notice is about. Texts live in the web app's languages (notifications.<kind>), filled
+ * from `params`; the server stores only the kind and the figures.
+ */
+export const NoticeKind = Type.Union([
+  Type.Literal('income'),
+  Type.Literal('transfer_approved'),
+  Type.Literal('transfer_rejected'),
+  Type.Literal('member_bound'),
+]);
+export type NoticeKind = Static<typeof NoticeKind>;
+
+const Id = Type.String({ pattern: '^\\d{1,19}$' });
+
+export const Notice = Type.Object({
+  id: Id,
+  kind: NoticeKind,
+  /**
+   * income: day, total (AIC credited that day, all kinds); transfer_*: id, type, asset, amount,
+   * reason (rejected only); member_bound: member (the new member's nickname).
+   */
+  params: Type.Record(Type.String(), Type.String()),
+  createdAt: Type.String({ format: 'date-time' }),
+  read: Type.Boolean(),
+});
+export type Notice = Static<typeof Notice>;
+
+/** GET /api/notifications: newest first, by cursor. */
+export const NoticesQuery = Type.Object({
+  cursor: Type.Optional(Id),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+});
+export type NoticesQuery = Static<typeof NoticesQuery>;
+
+export const NoticesData = Type.Object({
+  items: Type.Array(Notice),
+  /** Pass as `cursor` for the next page; null on the last one. */
+  nextCursor: Type.Union([Id, Type.Null()]),
+  unread: Type.Integer({ minimum: 0 }),
+});
+export type NoticesData = Static<typeof NoticesData>;
+
+/** GET /api/notifications/unread */
+export const UnreadData = Type.Object({ unread: Type.Integer({ minimum: 0 }) });
+export type UnreadData = Static<typeof UnreadData>;
+
+/** POST /api/notifications/read: one notice, or every one (`all`). */
+export const ReadBody = Type.Union([
+  Type.Object({ id: Id }, { additionalProperties: false }),
+  Type.Object({ all: Type.Literal(true) }, { additionalProperties: false }),
+]);
+export type ReadBody = Static<typeof ReadBody>;
+export const ReadData = Type.Object({ marked: Type.Integer({ minimum: 0 }), unread: Type.Integer({ minimum: 0 }) });
+export type ReadData = Static<typeof ReadData>;

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NoticesData, NoticesQuery, ReadBody, ReadData, UnreadData } from '../../contract/notifications.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { userIdOf } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { answers, ok } from '../http/schemas.ts';
+import { listNotices, markRead, ownsNotice, unreadCount } from './notices.ts';
+
+const secured = { security: [{ bearer: [] }] };
+const tags = ['notifications'];
+
+/** The holder's notification centre: the list, the unread count, marking read. */
+export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    PATHS.notifications,
+    { schema: { tags, summary: 'The holder’s notices, newest first, with the unread count', ...secured, querystring: NoticesQuery, response: answers(NoticesData) } },
+    async (request) => {
+      const userId = userIdOf(request);
+      const [page, unread] = await Promise.all([
+        listNotices(ctx.db, userId, { cursor: request.query.cursor, limit: request.query.limit ?? 20 }),
+        unreadCount(ctx.db, userId),
+      ]);
+      return ok({ ...page, unread });
+    },
+  );
+
+  app.get(
+    PATHS.notificationsUnread,
+    { schema: { tags, summary: 'How many notices the holder has not read', ...secured, response: answers(UnreadData) } },
+    async (request) => ok({ unread: await unreadCount(ctx.db, userIdOf(request)) }),
+  );
+
+  app.post(
+    PATHS.notificationsRead,
+    {
+      schema: {
+        tags,
+        summary: 'Mark one notice read (404 for an id that is not the holder’s), or all of them',
+        ...secured,
+        body: ReadBody,
+        response: answers(ReadData),
+      },
+    },
+    async (request, reply) => {
+      const userId = userIdOf(request);
+      const body = request.body;
+      const answer = await idempotent(ctx, request, userId, async (trx) => {
+        const marked = await markRead(trx, userId, body, ctx.clock.now());
+        // Read before (0 changed) is fine; another holder's id or none at all is unknown.
+        if (marked === 0 && 'id' in body && !(await ownsNotice(trx, userId, body.id))) throw new AppError('NOT_FOUND', 'no such notice');
+        return { marked, unread: await unreadCount(trx, userId) };
+      });
+      return sendAnswer(reply, answer);
+    },
+  );
+};
