@@ -63,6 +63,8 @@ describe('My: team, invitation and network income at 390x844', () => {
     await api('/api/transfer-in', avaToken, { asset: 'AIC', amount: '5000' });
     await api('/api/product/buy', avaToken, { product: 'fixed30', amount: '5000' });
     await page.reload();
+    // A reload starts the app again: wait for the figures, as the other journeys do after one.
+    await my.unlockPercent.waitFor();
     await expect.poll(() => text(my.unlockPercent)).toBe('30%');
     expect(await my.unlockBar.getAttribute('aria-valuenow')).toBe('50');
     expect(await my.unlockBar.getAttribute('aria-valuetext')).toBe('5,000.00 of 10,000.00 AIC held, 30% unlocked');

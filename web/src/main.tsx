@@ -1,4 +1,4 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
@@ -34,14 +34,12 @@ async function start(): Promise<void> {
   await initI18n();
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root');
-  // As a transition, the first render yields to the browser every few milliseconds instead of
-  // holding the main thread for one long task (a phone's taps and paints are not blocked).
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <AppRoutes />
-      </StrictMode>,
-    ),
+  // Not as a transition: a transition would hold each lazy screen's reveal back (React batches
+  // them), so a reloaded screen showed its figures later (the team journey timed out on it).
+  createRoot(root).render(
+    <StrictMode>
+      <AppRoutes />
+    </StrictMode>,
   );
 }
 

@@ -75,6 +75,11 @@ export const PAGES: Page[] = [
     Component: later(() => import('../pages/statement/StatementPage.tsx'), (m) => m.StatementPage),
   },
   {
+    path: 'notifications',
+    meta: { title: 'title.notifications', ...signedInOnly, noCache: true },
+    Component: later(() => import('../pages/notifications/NotificationsPage.tsx'), (m) => m.NotificationsPage),
+  },
+  {
     path: 'sessions',
     meta: { title: 'sessions.title', ...signedInOnly },
     Component: later(() => import('../pages/sessions/SessionsPage.tsx'), (m) => m.SessionsPage),

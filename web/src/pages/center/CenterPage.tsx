@@ -16,6 +16,7 @@ import { MyOrders } from './orders/OrderList.tsx';
 import { ProductPane } from './ProductPane.tsx';
 import { RewardsCard } from './RewardsCard.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { Bell } from '../../components/Bell.tsx';
 
 function UserStrip() {
   const { t } = useTranslation();
@@ -84,7 +85,7 @@ export function CenterPage() {
   };
   return (
     <main className="page page--center">
-      <PageHeader title={t('title.center')} />
+      <PageHeader title={t('title.center')} right={<Bell />} />
       <UserStrip />
       <PullToRefresh onRefresh={refresh}>
         <Tabs activeKey={tab} onChange={setTab}>

@@ -12,6 +12,7 @@ import { DashboardView } from './DashboardView.tsx';
 const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard);
 const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine);
 const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry);
+const HomeBell = withQueries(async () => (await import('../../components/Bell.tsx')).Bell);
 
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
@@ -39,12 +40,19 @@ export function HomePage() {
           </span>
           {t('app.name')}
         </span>
-        <button type="button" className="lang-button" onClick={() => {
-            setPanelWanted(true);
-            setLanguageOpen(true);
-          }}>
-          {languageName}
-        </button>
+        <span className="topbar__end">
+          {phase === 'ready' && signedIn && (
+            <Suspense fallback={null}>
+              <HomeBell />
+            </Suspense>
+          )}
+          <button type="button" className="lang-button" onClick={() => {
+              setPanelWanted(true);
+              setLanguageOpen(true);
+            }}>
+            {languageName}
+          </button>
+        </span>
       </header>
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>

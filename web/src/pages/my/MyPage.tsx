@@ -17,6 +17,7 @@ import { ShareCard } from './ShareCard.tsx';
 import { TeamSection } from './TeamSection.tsx';
 import './my.css';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
+import { Bell } from '../../components/Bell.tsx';
 
 /** Reinvestment is switched on each 360-day order (with a confirmation): this leads there. */
 function ReinvestEntry() {
@@ -72,7 +73,7 @@ export function MyPage() {
 
   return (
     <main className="page page--my">
-      <PageHeader title={t('title.my')} />
+      <PageHeader title={t('title.my')} right={<Bell />} />
       <PullToRefresh onRefresh={refresh}>{body}</PullToRefresh>
     </main>
   );

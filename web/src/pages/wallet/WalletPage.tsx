@@ -12,6 +12,7 @@ import { AssetSummary } from './AssetSummary.tsx';
 import { MoveSheet } from './MoveSheet.tsx';
 import { TransferRecords } from './TransferRecords.tsx';
 import { WalletActions } from './WalletActions.tsx';
+import { Bell } from '../../components/Bell.tsx';
 
 /** The asset wallet: total assets, the four moves, transfer records, and logout. */
 export function WalletPage() {
@@ -35,7 +36,7 @@ export function WalletPage() {
 
   return (
     <main className="page page--wallet">
-      <PageHeader title={t('title.wallet')} />
+      <PageHeader title={t('title.wallet')} right={<Bell />} />
       <PullToRefresh onRefresh={refresh}>
         <AssetSummary />
         <WalletActions onOpen={open} />

@@ -1,0 +1,63 @@
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { UserInfoData } from '../contract/team.ts';
+import { callApi } from './support/api.ts';
+import { phonePage } from './support/browser.ts';
+import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
+
+const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim();
+
+describe('the notification centre at 390x844', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
+  const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
+
+  it('shows the unread count on the bell, lists the day’s income and a new member, and opening one lands on it', async () => {
+    const operator = await phonePage(browser, 'en-US');
+    await signInThroughExchange(operator.page, server.baseUrl, { create: 'Olga' });
+    const olgaToken = (await storedCookie(operator.page, 'token')) as string;
+    const olga = await api<UserInfoData>('/api/user/info', olgaToken);
+
+    const { page, errors } = await phonePage(browser, 'en-US');
+    const home = await signInThroughExchange(page, server.baseUrl, { create: 'Hana' });
+    const token = (await storedCookie(page, 'token')) as string;
+    // Olga's code bound by Hana tells Olga; two settled days tell Hana one income notice (11-21).
+    await api('/api/user/bind', token, { inviteCode: olga.inviteCode });
+    await api('/api/transfer-in', token, { asset: 'AIC', amount: '2000' });
+    await api('/api/product/buy', token, { product: 'fixed30', amount: '1000' });
+    await api('/api/operator/clock/advance', olgaToken, { days: 2 });
+
+    await page.reload();
+    const bell = home.page.getByRole('link', { name: 'Notifications, 1 unread' });
+    await bell.waitFor();
+    expect(await text(bell)).toBe('1');
+    await page.screenshot({ path: '/tmp/notifications-home.png' });
+    await bell.click();
+
+    const list = page.getByRole('list', { name: 'Your notifications' });
+    const item = list.getByRole('listitem').first();
+    await item.waitFor();
+    expect(await text(item)).toMatch(/^Income credited3\.00 AIC credited for 2026-11-21/);
+    expect(await item.getByRole('img', { name: 'Unread' }).count()).toBe(1);
+    await page.screenshot({ path: '/tmp/notifications-list.png' });
+    await item.getByRole('button').click();
+    await page.waitForURL(/#\/income$/);
+
+    // Back on the wallet: the bell has nothing unread.
+    await page.goto(`${server.baseUrl}/#/wallet`);
+    await page.getByRole('link', { name: 'Notifications', exact: true }).waitFor();
+
+    // Olga's bell on the centre: the new member; Mark all as read empties the count.
+    await operator.page.goto(`${server.baseUrl}/#/center`);
+    await operator.page.getByRole('link', { name: 'Notifications, 1 unread' }).click();
+    const olgaList = operator.page.getByRole('list', { name: 'Your notifications' });
+    await expect.poll(() => text(olgaList.getByRole('listitem').first())).toMatch(/New team memberHana joined your team with your invitation code/);
+    await operator.page.getByRole('button', { name: 'Mark all as read' }).click();
+    await expect.poll(() => olgaList.getByRole('img', { name: 'Unread' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    expect(operator.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,91 @@
+import Button from 'antd-mobile/es/components/button';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { formatAmount } from '../../../../contract/format.ts';
+import type { Notice } from '../../../../contract/notifications.ts';
+import type { TransferType } from '../../../../contract/wallet.ts';
+import { useMarkRead, useNotices, useUnread } from '../../api/notifications.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { PagedList } from '../../components/PagedList.tsx';
+import { formatDateTime } from '../../lib/time.ts';
+import { typeLabelKey } from '../wallet/moves.ts';
+import './notifications.css';
+
+/** Where opening a notice goes: the screen of what it is about. */
+const TARGETS: Record<Notice['kind'], string> = {
+  income: '/income',
+  transfer_approved: '/wallet',
+  transfer_rejected: '/wallet',
+  member_bound: '/my',
+};
+
+/** A notice's lines in the holder's language, from its kind and figures. */
+function wording(t: TFunction, notice: Notice): { title: string; text: string; note?: string } {
+  const p = notice.params;
+  const title = t(`notifications.${notice.kind}.title`);
+  switch (notice.kind) {
+    case 'income':
+      return { title, text: t('notifications.income.text', { total: formatAmount(p.total), day: p.day }) };
+    case 'transfer_approved':
+    case 'transfer_rejected': {
+      const figures = { type: t(typeLabelKey(p.type as TransferType)), amount: formatAmount(p.amount), asset: p.asset };
+      const text = t(`notifications.${notice.kind}.text`, figures);
+      return p.reason ? { title, text, note: t('notifications.transfer_rejected.reason', { reason: p.reason }) } : { title, text };
+    }
+    case 'member_bound':
+      return { title, text: t('notifications.member_bound.text', { member: p.member }) };
+  }
+}
+
+/** The notification centre: newest first, page by page; opening one marks it read and goes there. */
+export function NotificationsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const notices = useNotices();
+  const unread = useUnread().data?.unread ?? 0;
+  const markRead = useMarkRead();
+
+  const open = (notice: Notice) => {
+    if (!notice.read) void markRead.send({ id: notice.id });
+    navigate(TARGETS[notice.kind]);
+  };
+
+  return (
+    <main className="page page--notifications">
+      <PageHeader title={t('title.notifications')} />
+      <section className="card records" aria-label={t('notifications.list')}>
+        <header className="records__header">
+          <h2 className="card__title">{t('notifications.list')}</h2>
+          <Button size="small" disabled={unread === 0 || markRead.sending} onClick={() => void markRead.send({ all: true })}>
+            {t('notifications.markAll')}
+          </Button>
+        </header>
+        <PagedList
+          query={notices}
+          label={t('notifications.list')}
+          failed={t('notifications.loadFailed')}
+          className="notices"
+          render={(notice) => {
+            const { title, text, note } = wording(t, notice);
+            return (
+              <li key={notice.id} className={notice.read ? 'notice-item' : 'notice-item notice-item--unread'}>
+                <button type="button" className="notice-item__open" onClick={() => open(notice)}>
+                  <span className="notice-item__title">
+                    {!notice.read && <span className="notice-item__dot" role="img" aria-label={t('notifications.unread')} />}
+                    {title}
+                  </span>
+                  <span className="notice-item__text">{text}</span>
+                  {note && <span className="notice-item__text">{note}</span>}
+                  <time className="record__time" dateTime={notice.createdAt}>
+                    {formatDateTime(notice.createdAt)}
+                  </time>
+                </button>
+              </li>
+            );
+          }}
+        />
+      </section>
+    </main>
+  );
+}
