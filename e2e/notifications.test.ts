@@ -1,9 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { UserInfoData } from '../contract/team.ts';
 import { callApi } from './support/api.ts';
-import { phonePage } from './support/browser.ts';
-import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { operatorAndInvitee } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import type { RunningServer } from './support/server.ts';
 
@@ -16,16 +14,9 @@ describe('the notification centre at 390x844', () => {
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
   it('shows the unread count on the bell, lists the day’s income and a new member, and opening one lands on it', async () => {
-    const operator = await phonePage(browser, 'en-US');
-    await signInThroughExchange(operator.page, server.baseUrl, { create: 'Olga' });
-    const olgaToken = (await storedCookie(operator.page, 'token')) as string;
-    const olga = await api<UserInfoData>('/api/user/info', olgaToken);
-
-    const { page, errors } = await phonePage(browser, 'en-US');
-    const home = await signInThroughExchange(page, server.baseUrl, { create: 'Hana' });
-    const token = (await storedCookie(page, 'token')) as string;
-    // Olga's code bound by Hana tells Olga; two settled days tell Hana one income notice (11-21).
-    await api('/api/user/bind', token, { inviteCode: olga.inviteCode });
+    // Hana's bind of Olga's code tells Olga; two settled days tell Hana one income notice (11-21).
+    const { operator, olgaToken, holder, home, token } = await operatorAndInvitee(browser, server.baseUrl);
+    const { page, errors } = holder;
     await api('/api/transfer-in', token, { asset: 'AIC', amount: '2000' });
     await api('/api/product/buy', token, { product: 'fixed30', amount: '1000' });
     await api('/api/operator/clock/advance', olgaToken, { days: 2 });
