@@ -224,9 +224,10 @@ function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean)
 /**
  * On a public address, no demo setting unless DEMO=true says a public demo is meant: the embedded
  * exchange lets anyone sign in as anyone (the operator too) and hands out demo money.
+ * `demoDefaults`: the address is local, or DEMO=true (worked out once in loadConfig).
  */
-function checkPublic(env: NodeJS.ProcessEnv, config: Config): void {
-  if (config.demo || isLocalHost(new URL(config.publicUrl).hostname)) return;
+function checkPublic(config: Config, demoDefaults: boolean): void {
+  if (demoDefaults) return;
   const where = `PUBLIC_URL ${config.publicUrl} is a public address`;
   const orDemo = 'or set DEMO=true for a public demo';
   if (!config.oidcIssuer) {
@@ -319,6 +320,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
   checkTogether(env, config);
-  checkPublic(env, config);
+  checkPublic(config, demoDefaults);
   return config;
 }

@@ -43,7 +43,7 @@ function cookieValue(header: string | undefined, name: string): string | null {
  * messages preloaded beside the app's scripts, so the first paint does not wait for the scripts
  * to run before it asks for them. Without the build's manifest the page is served as built.
  */
-export function appShell(webRoot: string, demo = false): (cookie: string | undefined, acceptLanguage: string | undefined) => string {
+export function appShell(webRoot: string, demo: boolean): (cookie: string | undefined, acceptLanguage: string | undefined) => string {
   const html = readFileSync(resolve(webRoot, 'index.html'), 'utf8');
   const manifestPath = resolve(webRoot, '.vite/manifest.json');
   const manifest: ViteManifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : {};
@@ -51,7 +51,7 @@ export function appShell(webRoot: string, demo = false): (cookie: string | undef
     LANGUAGES.map((language) => {
       const file = manifest[`src/i18n/locales/${language.messages}.json`]?.file;
       const preload = file ? `<link rel="modulepreload" crossorigin href="/${file}">\n  ` : '';
-      // DEMO=true: every screen says it is a demo (web/src/components/AppNotices.tsx).
+      // DEMO=true: every screen says it is a demo (web/src/app/Layout.tsx).
       const attributes = `lang="${language.htmlLang}"${demo ? ' data-demo="true"' : ''}`;
       const page = html.replace(/<html lang="[^"]*">/, `<html ${attributes}>`).replace('</head>', `${preload}</head>`);
       return [language.key, page] as const;

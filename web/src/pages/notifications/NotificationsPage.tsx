@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { formatAmount } from '../../../../contract/format.ts';
 import type { Notice } from '../../../../contract/notifications.ts';
 import type { TransferType } from '../../../../contract/wallet.ts';
-import { useMarkRead, useNotices, useUnread } from '../../api/notifications.ts';
+import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { formatDateTime } from '../../lib/time.ts';
@@ -43,7 +43,8 @@ export function NotificationsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const notices = useNotices();
-  const unread = useUnread().data?.unread ?? 0;
+  // Each page of the list carries the unread count: no second request for it here.
+  const unread = notices.data?.pages[0]?.unread ?? 0;
   const markRead = useMarkRead();
 
   const open = (notice: Notice) => {
