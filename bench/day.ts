@@ -99,6 +99,20 @@ async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
   return { populateS, noncesS, totalS: (end - start) / 1000, steps, peakMiB: peakRss / 2 ** 20, ledger: check.ok, rebates: day.rebates };
 }
 
+/** The PostgreSQL settings the day is most sensitive to, printed beside its figures. */
+async function serverSettings(): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ name: string; setting: string }>(
+      `select name, current_setting(name) as setting from unnest(array['server_version', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout']) as name`,
+    );
+    return rows.map((r) => `${r.name} ${r.setting}`).join(', ');
+  } finally {
+    await admin.end();
+  }
+}
+
 async function onPostgres(holders: number) {
   const schema = `day_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -164,6 +178,9 @@ for (const [kind, holders] of runs) {
     { benchmark: 'day', figure: `${of}: proof nonces for every holder, first day only s (not counted)`, value: result.noncesS.toFixed(1) },
     { benchmark: 'day', figure: `${of}: load average at start`, value: load },
   );
+}
+if (runs.some(([kind]) => kind === 'postgres')) {
+  figures.push({ benchmark: 'day', figure: 'postgres: settings', value: await serverSettings() });
 }
 if (perHolder.length > 1) {
   const growth = (perHolder.at(-1) as number) / (perHolder[0] as number);

@@ -22,9 +22,17 @@ export async function notify(
 
 /**
  * One notice per holder for a settled day: the AIC credited to them that day, all kinds of
- * income together (not one notice per line). One statement over the day's income rows.
+ * income together (not one notice per line). One statement over the day's income rows, run
+ * once: the notify step's lines commit together, so if the notice of one holder with income
+ * that day is there, all are, and a second run writes nothing. Checking that one holder spares
+ * the insert a conflict check on each of its rows (a third of its time at a million holders).
  */
 export async function notifyDayIncome(trx: Transaction<Database>, day: string, at: Date): Promise<number> {
+  const { rows } = await sql`
+    select 1 from notifications
+    where kind = 'income' and key = ${day}
+      and user_id = (select user_id from income where day = ${day}::date and amount > 0 limit 1)`.execute(trx);
+  if (rows.length > 0) return 0;
   const result = await sql`
     insert into notifications (user_id, kind, key, params, created_at)
     select user_id, 'income', ${day},
@@ -33,8 +41,7 @@ export async function notifyDayIncome(trx: Transaction<Database>, day: string, a
     from income
     where day = ${day}::date
     group by user_id
-    having sum(amount) > 0
-    on conflict (user_id, kind, key) do nothing`.execute(trx);
+    having sum(amount) > 0`.execute(trx);
   return Number(result.numAffectedRows ?? 0n);
 }
 

@@ -7,7 +7,7 @@ import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
-import { payRebates, recordLockups, refreshTeamStats, releaseLockups } from '../team/settle.ts';
+import { payRebates, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
 import { transact } from '../db/transact.ts';
@@ -196,6 +196,9 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
+  // The income lines written since the last summary (about one day's) get their day ranges, so
+  // the day's steps that select its lines skip every earlier day's blocks (migration 0018).
+  await sql`select brin_summarize_new_values('income_day')`.execute(ctx.db);
   const shortfalls: { step: StepName; account: string }[] = [];
   const steps: Record<string, number> = {};
   const step = async <T>(name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> => {
@@ -228,9 +231,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
       const team = await teamRules(ctx.db, ctx.config.team, day);
       const rebates = await attempt('team', async (trx) => {
         await refreshTeamStats(trx, day, team);
-        const paid = await payRebates(trx, day, team, now);
-        await recordLockups(trx, day, team);
-        return paid;
+        return payRebates(trx, day, team, now);
       }, none);
       return { statics, rebates };
     })(),
@@ -240,9 +241,21 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
-  // Each holder's income of the day, told once the whole day is paid (a day waiting for funds
-  // tells nothing yet: its total is not final).
-  if (status === 'done') await step('notify', (trx) => notifyDayIncome(trx, day, now));
+  // A day whose money has all moved is told and proven before it is marked done, so a crash in
+  // either leaves it to be finished by the next run (both are idempotent). The two read what
+  // the day wrote and write tables of their own, so they run side by side on two connections:
+  // the day takes the longer of the two. A day waiting for funds does neither: its totals and
+  // balances are not final.
+  if (status === 'done') {
+    await Promise.all([
+      step('notify', (trx) => notifyDayIncome(trx, day, now)),
+      (async () => {
+        const begun = performance.now();
+        await buildProofs(ctx, day);
+        steps.proof = Math.round(performance.now() - begun);
+      })(),
+    ]);
+  }
   const durationMs = Date.now() - started;
   // In the steps' order, whichever finished first: the same day reports the same shortfall.
   const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);
@@ -254,12 +267,6 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
       oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }),
     )
     .execute();
-  // Proof of liabilities: the day's trees from the balances right after it (own transaction, once).
-  if (status === 'done') {
-    const begun = performance.now();
-    await buildProofs(ctx, day);
-    steps.proof = Math.round(performance.now() - begun);
-  }
   return {
     day,
     status,

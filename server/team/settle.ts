@@ -25,6 +25,17 @@ function levelCase(expression: string, thresholds: string[]): string {
   return `case ${arms} else 0 end`;
 }
 
+/** Whether a member has a row in the day's team_stats: something held, or a team. */
+const listed = (r: string) => sql.raw(`(${r}.own > 0 or ${r}.members > 0)`);
+
+/** A rolled-up member's effective flag and level, as team_stats records them. */
+function figures(r: string, team: TeamConfig) {
+  return {
+    effective: sql.raw(`${r}.own >= ${units(team.effectiveMinimum)}`),
+    level: sql.raw(levelCase(`${r}.quantity`, team.levelThresholds)),
+  };
+}
+
 /**
  * The day's team figures, from scratch: own active AIC, team quantity (active AIC of the whole
  * downline), team size, direct invitees, effective (at least the minimum held) and level.
@@ -35,7 +46,6 @@ function levelCase(expression: string, thresholds: string[]): string {
  * of its path, so the figures are those of the paths (which the tree check keeps consistent).
  */
 export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
-  const minimum = units(team.effectiveMinimum);
   await sql`delete from team_stats`.execute(trx);
   await sql`
     create temp table team_members on commit drop as
@@ -48,7 +58,7 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
     ) o on o.user_id = u.id`.execute(trx);
   await sql`create index on team_members (depth)`.execute(trx);
   await sql`analyze team_members`.execute(trx);
-  await sql`create temp table team_roll (user_id bigint, own bigint, quantity bigint, members bigint, direct bigint) on commit drop`.execute(trx);
+  await sql`create temp table team_roll (user_id bigint, parent bigint, depth int, own bigint, quantity bigint, members bigint, direct bigint) on commit drop`.execute(trx);
   // Deepest level first, each level in a table of its own: a member's team is the sum of its
   // children's (own + team), read from the level below, so every statement joins two levels
   // and appends; nothing is updated in place (an update per member cost three times as much).
@@ -59,10 +69,10 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
       create temp table team_level (parent bigint, quantity bigint, members bigint, direct bigint) on commit drop;
       for d in reverse coalesce((select max(depth) from team_members), 0)..0 loop
         execute 'create temp table team_next on commit drop as
-          select m.user_id, m.parent, m.own, coalesce(c.quantity, 0)::bigint as quantity,
+          select m.user_id, m.parent, m.depth, m.own, coalesce(c.quantity, 0)::bigint as quantity,
             coalesce(c.members, 0)::bigint as members, coalesce(c.direct, 0)::bigint as direct
           from team_members m left join team_level c on c.parent = m.user_id where m.depth = $1' using d;
-        execute 'insert into team_roll select user_id, own, quantity, members, direct from team_next';
+        execute 'insert into team_roll select user_id, parent, depth, own, quantity, members, direct from team_next';
         execute 'drop table team_level';
         execute 'create temp table team_level on commit drop as
           select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members,
@@ -73,13 +83,13 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
       drop table team_level;
     end $$`.execute(trx);
   await sql`analyze team_roll`.execute(trx);
+  const { effective, level } = figures('r', team);
   const { rows } = await sql<{ n: bigint }>`
     with inserted as (
       insert into team_stats (user_id, day, active, team_quantity, team_count, direct_count, effective, level)
-      select r.user_id, ${day}::date, r.own, r.quantity, r.members::int, r.direct::int, r.own >= ${minimum}::bigint,
-        ${sql.raw(levelCase('r.quantity', team.levelThresholds))}
+      select r.user_id, ${day}::date, r.own, r.quantity, r.members::int, r.direct::int, ${effective}, ${level}
       from team_roll r
-      where r.own > 0 or r.members > 0
+      where ${listed('r')}
       returning 1
     )
     select count(*) as n from inserted`.execute(trx);
@@ -92,14 +102,20 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
  * need no lookup per ancestor), built top down a depth at a time: a member inherits its
  * parent's lists, with the parent in front when it is effective. Empty positions (not
  * effective) are thereby skipped. O(members), where walking every
- * member's whole path cost O(members × depth). Reads the day's `team_stats`.
+ * member's whole path cost O(members × depth). Reads the day's roll-up, so refreshTeamStats
+ * runs first in the same transaction.
  */
-async function buildUplines(trx: Trx, generations: number): Promise<void> {
+async function buildUplines(trx: Trx, team: TeamConfig): Promise<void> {
+  const generations = team.rebateRates.length;
+  // The members as the day's figures rolled them up (refreshTeamStats, this transaction):
+  // effective and level as team_stats has them, without reading users' paths a second time.
+  const { effective, level } = figures('r', team);
   await sql`
     create temp table upline_members on commit drop as
-    select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
-      coalesce(ts.effective, false) as effective, coalesce(ts.level, 0)::smallint as level
-    from users u left join team_stats ts on ts.user_id = u.id`.execute(trx);
+    select r.user_id, r.parent, r.depth,
+      ${listed('r')} and ${effective} as effective,
+      (case when ${listed('r')} then ${level} else 0 end)::smallint as level
+    from team_roll r`.execute(trx);
   await sql`create index on upline_members (depth)`.execute(trx);
   await sql`analyze upline_members`.execute(trx);
   await sql`create temp table uplines (user_id bigint, anc bigint[], br bigint[], lv smallint[]) on commit drop`.execute(trx);
@@ -139,7 +155,9 @@ async function buildUplines(trx: Trx, generations: number): Promise<void> {
  * Rebates on the day's static earnings: walking up from each earner, empty positions (not
  * effective) are skipped, the next effective ancestors are generations 1, 2, … and a level Vk
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
- * receiver's locked network income; one row per (receiver, source order, day).
+ * receiver's locked network income; one row per (receiver, source order, day), and each
+ * receiver's lock-up of the day, in one statement. Runs after refreshTeamStats in the same
+ * transaction (it reads that roll-up).
  */
 export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
   const rates = team.rebateRates.map((rate, i) => {
@@ -148,7 +166,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
   });
   // The rates were parsed above, so each is a plain decimal and safe to write into the SQL.
   const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
-  await buildUplines(trx, team.rebateRates.length);
+  await buildUplines(trx, team);
   // The day's static lines were written by this transaction, so no autovacuum has seen them: on a
   // young database the planner would take them for a handful of rows and join the hundreds of
   // thousands of candidates back to the inserted lines with a nested loop (minutes at 100,000
@@ -160,6 +178,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
     from: 'treasury',
     at,
     addsToOrders: false,
+    also: lockupsOf(day, team),
     candidates: sql`
       with source as (
         select i.user_id as earner, i.order_id, i.amount
@@ -188,9 +207,10 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
 
 /**
  * The day's network income goes into a lock-up: the share the holder's own active AIC unlocks
- * (tiers) becomes claimable after the lock-up days; the rest stays locked.
+ * (tiers) becomes claimable after the lock-up days; the rest stays locked. CTEs of the rebates'
+ * statement, from what it paid (one sum per receiver), so the day's rebate lines are not read again.
  */
-export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Promise<void> {
+function lockupsOf(day: string, team: TeamConfig) {
   const tiers = team.unlockTiers
     .map(([holding, share]) => ({ holding: units(holding), share }))
     .sort((a, b) => (BigInt(b.holding) > BigInt(a.holding) ? 1 : -1));
@@ -201,17 +221,18 @@ export async function recordLockups(trx: Trx, day: string, team: TeamConfig): Pr
       return `when coalesce(ts.active, 0) >= ${t.holding} then div(r.amount::numeric * ${numerator}, ${denominator})`;
     })
     .join(' ');
-  await sql`
-    insert into lockups (user_id, day, amount, unlockable, unlock_percent, unlock_day)
-    select r.user_id, ${day}::date, r.amount,
-      (case ${sql.raw(unlockable)} else 0 end)::bigint,
-      case ${sql.raw(percent)} else '0' end,
-      ${addDays(day, team.lockupDays)}::date
-    from (select user_id, sum(amount)::bigint as amount from income
-          where day = ${day}::date and kind = 'rebate' group by user_id) r
-    left join team_stats ts on ts.user_id = r.user_id
-    where r.amount > 0
-    on conflict (user_id, day) do nothing`.execute(trx);
+  return sql`
+    lockups_written as (
+      insert into lockups (user_id, day, amount, unlockable, unlock_percent, unlock_day)
+      select r.user_id, ${day}::date, r.amount,
+        (case ${sql.raw(unlockable)} else 0 end)::bigint,
+        case ${sql.raw(percent)} else '0' end,
+        ${addDays(day, team.lockupDays)}::date
+      from (select user_id, sum(amount)::bigint as amount from paid group by user_id) r
+      left join team_stats ts on ts.user_id = r.user_id
+      where r.amount > 0
+      on conflict (user_id, day) do nothing
+    )`;
 }
 
 /** Lock-ups whose day has come: their unlockable part becomes claimable network income. */
