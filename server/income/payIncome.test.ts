@@ -79,4 +79,21 @@ describe.each(DATABASES)('payIncome on %s', (kind) => {
     );
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
+
+  it("refuses a first run whose candidates name one line twice, and writes nothing: the key is not checked, it holds", async () => {
+    const day = addDays('2027-01-01', days++);
+    const before = await rewards();
+    const twice: Line[] = [
+      { userId: 7, orderId: 1, amount: 100 },
+      { userId: 7, orderId: 1, amount: 100 },
+    ];
+    await expect(
+      t.ctx.db.transaction().execute((trx) =>
+        payIncome(trx, { day, kind: 'fixed', from: 'treasury', addsToOrders: false, candidates: candidates(twice) }),
+      ),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await rewards()).toEqual(before);
+    const { rows } = await sql<{ n: bigint }>`select count(*) as n from income where day = ${day}::date`.execute(t.ctx.db);
+    expect(Number(rows[0]?.n)).toBe(0);
+  });
 });
