@@ -43,6 +43,8 @@ export type Config = {
   settlementIntervalMs: number;
   /** Let operators move the clock (demo and tests only). */
   clockAdjustable: boolean;
+  /** Where the rate-limit counters are shared by every process (redis:// or rediss://); unset: each process counts alone. */
+  redisUrl: string | undefined;
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
   /** GET calls per session and minute (every protected route). */
@@ -154,6 +156,14 @@ function envUrl(env: NodeJS.ProcessEnv, name: string): string | undefined;
 function envUrl(env: NodeJS.ProcessEnv, name: string, fallback?: string): string | undefined {
   const value = given(env, name) ?? fallback;
   return value === undefined ? undefined : checkUrl(name, value);
+}
+
+function envRedisUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = given(env, name);
+  if (value !== undefined && (!URL.canParse(value) || !/^rediss?:$/.test(new URL(value).protocol))) {
+    refuse(name, 'a redis:// or rediss:// address', value);
+  }
+  return value;
 }
 
 function envDay(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -292,6 +302,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
     // A real exchange (OIDC_ISSUER) means a real deployment: the clock stays put unless told.
     clockAdjustable: envBool(env, 'CLOCK_ADJUSTABLE', demoDefaults && !given(env, 'OIDC_ISSUER')),
+    redisUrl: envRedisUrl(env, 'REDIS_URL'),
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
     rateLimitGetsPerMinute: envInt(env, 'RATE_LIMIT_GETS_PER_MINUTE', 600),

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PATHS } from '../../contract/paths.ts';
 import type { Config } from '../config.ts';
 import helmet, { type HelmetOptions } from 'helmet';
+import { Redis } from 'ioredis';
 import { AppError } from './errors.ts';
 
 const SIGN_IN_ROUTES = ['/api/authorPage', '/api/login', '/signin/:uid'];
@@ -35,11 +36,35 @@ function formActions(config: Config): string[] {
   return ["'self'", ...new Set(origins)];
 }
 
+/** Where the counters live in Redis: every key of this app's limits starts with it. */
+export const RATE_LIMIT_PREFIX = 'aic-earn:rate:';
+
+/**
+ * The Redis the processes share their counters in. Commands fail at once while it is
+ * unreachable (no queue, one retry) and the limits are then skipped, logged, rather than every
+ * request waiting on it; it must answer at start, or the server does not start.
+ */
+async function sharedCounters(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+  redis.on('error', (error: Error) => app.log.warn({ err: error }, 'rate limits: redis unreachable, limits skipped meanwhile'));
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: cannot reach ${new URL(url).host} (${error instanceof Error ? error.message : String(error)})`);
+  }
+  app.addHook('onClose', async () => {
+    await redis.quit();
+  });
+  return redis;
+}
+
 /**
  * Security headers (a CSP the app passes; HSTS only when served over TLS), and rate limits per
  * minute: sign-in per address; every /api POST per session; every protected GET per session,
- * and the heavy reads (CSV export, monthly statement) per session with a lower limit. Counters
- * live in each process.
+ * and the heavy reads (CSV export, monthly statement) per session with a lower limit. With
+ * REDIS_URL the counters are shared by every process (N processes allow the limit, not N times
+ * it); without it each process counts alone.
  */
 export async function installSecurity(app: FastifyInstance, config: Config): Promise<void> {
   const tls = config.publicUrl.startsWith('https:');
@@ -69,20 +94,20 @@ export async function installSecurity(app: FastifyInstance, config: Config): Pro
     done();
   });
 
-  await app.register(rateLimit, { global: false });
-  // Each limiter has its own counters.
-  const limiter = (max: number) =>
-    app.createRateLimit({
-      max,
-      timeWindow: 60_000,
-      keyGenerator: (request) => keyOf(request),
-      // Room for this many callers' counters per process before the least recent are forgotten.
-      ...{ cache: 100_000 },
-    });
+  const redis = config.redisUrl ? await sharedCounters(app, config.redisUrl) : undefined;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: RATE_LIMIT_PREFIX, skipOnError: true } : {}),
+    // Room for this many callers' counters per process before the least recent are forgotten.
+    cache: 100_000,
+  });
+  // Each limiter counts apart: its name leads its keys (in Redis, all limiters share one store).
+  const limiter = (name: string, max: number) =>
+    app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${keyOf(request)}` });
   const limits = {
-    posts: limiter(config.rateLimitPostsPerMinute),
-    gets: limiter(config.rateLimitGetsPerMinute),
-    heavy: limiter(config.rateLimitHeavyReadsPerMinute),
+    posts: limiter('posts', config.rateLimitPostsPerMinute),
+    gets: limiter('gets', config.rateLimitGetsPerMinute),
+    heavy: limiter('heavy', config.rateLimitHeavyReadsPerMinute),
   };
 
   // Each route gets its limits as an onRequest hook placed after the auth guard's (which names the
@@ -94,7 +119,7 @@ export async function installSecurity(app: FastifyInstance, config: Config): Pro
     const protectedApi = api && route.config?.public !== true;
     const applied: Limiter[] = [];
     // Each sign-in step counts on its own (one sign-in passes through several).
-    if (SIGN_IN_ROUTES.includes(route.url)) applied.push(limiter(config.rateLimitSignInPerMinute));
+    if (SIGN_IN_ROUTES.includes(route.url)) applied.push(limiter(`signin ${route.url}`, config.rateLimitSignInPerMinute));
     else if (api && methods.includes('POST')) applied.push(limits.posts);
     else if (protectedApi && read) {
       if (HEAVY_READS.includes(route.url)) applied.push(limits.heavy);
