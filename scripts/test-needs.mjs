@@ -23,6 +23,13 @@ const NEEDS = [
     packages: ['pgbouncer'],
   },
   {
+    what: 'nginx (with the brotli modules) for the deployment journey behind a proxy',
+    here: () =>
+      ['/usr/sbin/nginx', '/usr/bin/nginx'].some((path) => existsSync(path)) &&
+      existsSync('/usr/lib/nginx/modules/ngx_http_brotli_filter_module.so'),
+    packages: ['nginx-light', 'libnginx-mod-http-brotli-filter', 'libnginx-mod-http-brotli-static'],
+  },
+  {
     what: "promtool (Prometheus) for the alerting rules' tests",
     here: () => onPath('promtool'),
     packages: ['prometheus'],
