@@ -9,6 +9,10 @@ export const NoticeKind = Type.Union([
   Type.Literal('transfer_approved'),
   Type.Literal('transfer_rejected'),
   Type.Literal('member_bound'),
+  Type.Literal('order_redeemable'),
+  Type.Literal('order_ended'),
+  Type.Literal('lockup_released'),
+  Type.Literal('terms_change'),
 ]);
 export type NoticeKind = Static<typeof NoticeKind>;
 
@@ -19,7 +23,11 @@ export const Notice = Type.Object({
   kind: NoticeKind,
   /**
    * income: day, total (AIC credited that day, all kinds); transfer_*: id, type, asset, amount,
-   * reason (rejected only); member_bound: member (the new member's nickname).
+   * reason (rejected only); member_bound: member (the new member's nickname); order_redeemable
+   * (a 30-day order's term is over): order, principal, income; order_ended (a 360-day order's
+   * term is over, its principal back in the wallet): order, principal; lockup_released: day (of
+   * the network income locked), amount (now claimable); terms_change: name (the parameter),
+   * value, day (from when).
    */
   params: Type.Record(Type.String(), Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

@@ -93,17 +93,26 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
 /**
  * Moves AIC between two accounts of each user, for every row `changes` yields (a data-changing
  * statement returning user_id and amount, e.g. lock-ups released or orders ended): one entry, a
- * pair of postings per user, in one statement. Answers how many rows `changes` yielded.
+ * pair of postings per user, in one statement (with the caller's `also`, e.g. the notices). Answers how many rows `changes` yielded.
  */
 export async function moveWithinUsers(
   trx: Transaction<Database>,
-  move: { changes: RawBuilder<unknown>; from: AccountKind; to: AccountKind; kind: string; ref: string; at?: Date },
+  move: {
+    changes: RawBuilder<unknown>;
+    from: AccountKind;
+    to: AccountKind;
+    kind: string;
+    ref: string;
+    at?: Date | undefined;
+    /** The caller's own writes from the changed rows (CTEs reading `changed`), in the same statement. */
+    also?: RawBuilder<unknown>;
+  },
 ): Promise<number> {
   const posted = await postBatch<{ changed: bigint }>(trx, {
     kind: move.kind,
     ref: move.ref,
     at: move.at,
-    with: sql`changed as (${move.changes})`,
+    with: move.also ? sql`changed as (${move.changes}), ${move.also}` : sql`changed as (${move.changes})`,
     lines: sql`
       select user_id, ${move.from}::text as kind, -amount as amount from changed where amount > 0
       union all

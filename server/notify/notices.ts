@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Notice, NoticeKind } from '../../contract/notifications.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
@@ -21,6 +21,19 @@ export async function notify(
 }
 
 /**
+ * Notices from a set of rows (`user_id`, `key`, `params` jsonb), as a CTE body: the notices of a
+ * settlement step or a change, written in the statement or transaction of the event, once each
+ * (a second run finds them there).
+ */
+export const noticesFrom = (kind: NoticeKind, rows: RawBuilder<unknown>, at: Date | undefined) => sql`
+  insert into notifications (user_id, kind, key, params, created_at)
+  select user_id, ${kind}, key, params, coalesce(${at ?? null}::timestamptz, now()) from (${rows}) notice_rows
+  on conflict (user_id, kind, key) do nothing`;
+
+/** An amount column as on the wire (formatUnits): 450000000 units are '4.5'. */
+export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::numeric / 100000000)::text`);
+
+/**
  * One notice per holder for a settled day: the AIC credited to them that day, all kinds of
  * income together (not one notice per line). One statement over the day's income rows, run
  * once: the notify step's lines commit together, so if the notice of one holder with income
@@ -36,8 +49,7 @@ export async function notifyDayIncome(trx: Transaction<Database>, day: string, a
   const result = await sql`
     insert into notifications (user_id, kind, key, params, created_at)
     select user_id, 'income', ${day},
-      -- A decimal string, as on the wire (formatUnits): 450000000 units are '4.5'.
-      jsonb_build_object('day', ${day}::text, 'total', trim_scale(sum(amount)::numeric / 100000000)::text), ${at}
+      jsonb_build_object('day', ${day}::text, 'total', ${decimalText('sum(amount)')}), ${at}
     from income
     where day = ${day}::date
     group by user_id

@@ -12,6 +12,7 @@ import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';
 import { checkTree } from '../team/tree.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
+import { noticesFrom } from '../notify/notices.ts';
 
 /** Money enters the treasury or the pool from outside (the platform's own funds). */
 export async function fund(
@@ -62,6 +63,23 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
     throw new AppError('NOTICE_TOO_SHORT', `earn terms and team rules change at least ${ctx.config.paramNoticeDays} days ahead`);
   }
   await setParam(trx, body.name as ParamName, body.effectiveDay, body.value, ctx.clock.now());
+  if (body.name !== PARAM.aicPriceUsd) await announce(trx, body, ctx.clock.now());
+}
+
+/**
+ * Tells every holder with an order (held or redeemable) of a change of terms, in the
+ * transaction that schedules it: the notice period starts with the notice. Keyed by the
+ * parameter, its day and value, so the same change scheduled twice is told once.
+ */
+function announce(trx: Transaction<Database>, body: ParamBody, at: Date) {
+  const key = `${body.name}@${body.effectiveDay}=${body.value}`;
+  return noticesFrom(
+    'terms_change',
+    sql`select distinct user_id, ${key}::text as key,
+        jsonb_build_object('name', ${body.name}::text, 'value', ${body.value}::text, 'day', ${body.effectiveDay}::text) as params
+      from orders where status in ${ORDERS.held}`,
+    at,
+  ).execute(trx);
 }
 
 /**

@@ -5,14 +5,13 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
-import { notifyDayIncome } from '../notify/notices.ts';
+import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
 import { payRebates, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
-import { productsOfKind, STATUS_GROUPS } from '../../contract/products.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
 type Trx = Transaction<Database>;
@@ -143,31 +142,46 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
   });
 }
 
-/** Fixed orders whose last day accrued become redeemable; 360-day orders end and repay. */
+/**
+ * Fixed orders whose last day accrued become redeemable; 360-day orders end and repay. Each
+ * holder is told, in the statement that changes the order.
+ */
 async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
   const next = addDays(day, 1);
   const matured = fixedPaid
-    ? await trx
-        .updateTable('orders')
-        .set({ status: 'redeemable' })
-        .where('product', 'in', productsOfKind('fixed'))
-        .where('status', 'in', STATUS_GROUPS.active)
-        .where('matures_day', '<=', next)
-        .executeTakeFirst()
-    : { numUpdatedRows: 0n };
+    ? await sql<{ n: bigint }>`
+        with matured as (
+          update orders set status = 'redeemable'
+          where product in ${productsIn('fixed')} and status in ${ORDERS.active} and matures_day <= ${next}::date
+          returning user_id, id, principal, income
+        ),
+        told as (${noticesFrom(
+          'order_redeemable',
+          sql`select user_id, id::text as key, jsonb_build_object('order', id::text,
+            'principal', ${decimalText('principal')}, 'income', ${decimalText('income')}) as params from matured`,
+          now,
+        )})
+        select count(*) as n from matured`.execute(trx)
+    : { rows: [{ n: 0n }] };
   const ended = await moveWithinUsers(trx, {
     changes: sql`
       update orders set status = 'ended', closed_at = ${now}
       where product in ${productsIn('pool')} and status in ${ORDERS.active}
         and matures_day <= ${next}::date
-      returning user_id, principal as amount`,
+      returning user_id, id, principal as amount`,
+    also: sql`told as (${noticesFrom(
+      'order_ended',
+      sql`select user_id, id::text as key, jsonb_build_object('order', id::text, 'principal', ${decimalText('amount')}) as params
+        from changed`,
+      now,
+    )})`,
     from: 'earning',
     to: 'wallet',
     kind: 'term_end',
     ref: `settlement:${day}:term_end`,
     at: now,
   });
-  return { matured: Number(matured.numUpdatedRows), ended };
+  return { matured: Number(matured.rows[0]?.n ?? 0n), ended };
 }
 
 /** Orders bought on `day` are recorded; from the next day on they are in progress. */

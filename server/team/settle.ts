@@ -6,6 +6,7 @@ import { payIncome } from '../income/payIncome.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
+import { decimalText, noticesFrom } from '../notify/notices.ts';
 
 type Trx = Transaction<Database>;
 
@@ -235,13 +236,22 @@ function lockupsOf(day: string, team: TeamConfig) {
     )`;
 }
 
-/** Lock-ups whose day has come: their unlockable part becomes claimable network income. */
+/**
+ * Lock-ups whose day has come: their unlockable part becomes claimable network income, and the
+ * holder is told (when there is something to claim), in the same statement.
+ */
 export function releaseLockups(trx: Trx, day: string, at?: Date): Promise<number> {
   return moveWithinUsers(trx, {
     changes: sql`
       update lockups set released_on = ${day}::date
       where released_on is null and unlock_day <= ${day}::date
-      returning user_id, unlockable as amount`,
+      returning user_id, unlockable as amount, day`,
+    also: sql`told as (${noticesFrom(
+      'lockup_released',
+      sql`select user_id, day::text as key, jsonb_build_object('day', day::text, 'amount', ${decimalText('amount')}) as params
+        from changed where amount > 0`,
+      at,
+    )})`,
     from: 'locked_rewards',
     to: 'network_rewards',
     kind: 'unlock',

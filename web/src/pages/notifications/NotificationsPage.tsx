@@ -9,6 +9,7 @@ import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { formatDateTime } from '../../lib/time.ts';
+import { paramLabelKey } from '../operator/params.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
 import './notifications.css';
 
@@ -18,6 +19,10 @@ const TARGETS: Record<Notice['kind'], string> = {
   transfer_approved: '/wallet',
   transfer_rejected: '/wallet',
   member_bound: '/my',
+  order_redeemable: '/thirtydays',
+  order_ended: '/wallet',
+  lockup_released: '/rebate',
+  terms_change: '/rates',
 };
 
 /** A notice's lines in the holder's language, from its kind and figures. */
@@ -35,6 +40,16 @@ function wording(t: TFunction, notice: Notice): { title: string; text: string; n
     }
     case 'member_bound':
       return { title, text: t('notifications.member_bound.text', { member: p.member }) };
+    case 'order_redeemable':
+      return { title, text: t('notifications.order_redeemable.text', { order: p.order, principal: formatAmount(p.principal), income: formatAmount(p.income) }) };
+    case 'order_ended':
+      return { title, text: t('notifications.order_ended.text', { order: p.order, principal: formatAmount(p.principal) }) };
+    case 'lockup_released':
+      return { title, text: t('notifications.lockup_released.text', { amount: formatAmount(p.amount), day: p.day }) };
+    case 'terms_change': {
+      const name = p.name ?? '';
+      return { title, text: t('rates.upcoming', { name: t(paramLabelKey(name) ?? name), value: p.value, day: p.day }) };
+    }
   }
 }
 
