@@ -13,6 +13,7 @@ export const NoticeKind = Type.Union([
   Type.Literal('order_ended'),
   Type.Literal('lockup_released'),
   Type.Literal('terms_change'),
+  Type.Literal('new_device'),
 ]);
 export type NoticeKind = Static<typeof NoticeKind>;
 
@@ -27,7 +28,7 @@ export const Notice = Type.Object({
    * (a 30-day order's term is over): order, principal, income; order_ended (a 360-day order's
    * term is over, its principal back in the wallet): order, principal; lockup_released: day (of
    * the network income locked), amount (now claimable); terms_change: name (the parameter),
-   * value, day (from when).
+   * value, day (from when); new_device: browser, os (as the user agent reads; '' unknown).
    */
   params: Type.Record(Type.String(), Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

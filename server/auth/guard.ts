@@ -8,11 +8,6 @@ declare module 'fastify' {
     /** An /api route open without a session (the dashboard, the sign-in calls). */
     public?: boolean;
   }
-  interface FastifyRequest {
-    userId: bigint | null;
-    /** The session of a protected route's caller (its token's hash), set by the guard: limits count by it. */
-    sessionKey: string | null;
-  }
   interface FastifyInstance {
     /** Every route as registered, for tests that walk the whole table. */
     routeTable: { method: string; url: string; public: boolean }[];
@@ -58,8 +53,4 @@ export function installAuthGuard(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
-/** The signed-in user of a protected route (the guard has run). */
-export function userIdOf(request: FastifyRequest): bigint {
-  if (request.userId === null) throw new AppError('UNAUTHORIZED');
-  return request.userId;
-}
+export { userIdOf } from '../http/caller.ts';

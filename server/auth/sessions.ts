@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { perOwner } from '../platform/cache.ts';
 import { DAY_MS } from '../platform/clock.ts';
+import { notify } from '../notify/notices.ts';
+import { parseUserAgent } from './device.ts';
 
 /**
  * Session tokens are "<userId>.<192 random bits>". Only a SHA-256 of the random part is
@@ -19,18 +21,43 @@ export async function createSession(
   userAgent: string | undefined,
 ): Promise<string> {
   const secret = randomBytes(24).toString('base64url');
-  await db
-    .insertInto('sessions')
-    .values({
-      user_id: userId,
-      token_hash: hashSecret(secret),
-      created_at: now,
-      expires_at: new Date(now.getTime() + ttlDays * DAY_MS),
-      last_seen_at: now,
-      user_agent: userAgent?.slice(0, 300) ?? null,
-    })
-    .execute();
+  const tokenHash = hashSecret(secret);
+  const agent = userAgent?.slice(0, 300) ?? null;
+  await db.transaction().execute(async (trx) => {
+    const earlier = await trx.selectFrom('sessions').select('user_agent').where('user_id', '=', userId).execute();
+    await trx
+      .insertInto('sessions')
+      .values({
+        user_id: userId,
+        token_hash: tokenHash,
+        created_at: now,
+        expires_at: new Date(now.getTime() + ttlDays * DAY_MS),
+        last_seen_at: now,
+        user_agent: agent,
+      })
+      .execute();
+    if (isNewDevice(earlier.map((row) => row.user_agent), agent)) {
+      const { browser, os } = parseUserAgent(agent);
+      // Keyed by the session's id as the sessions list shows it, where the holder can sign it out.
+      const key = tokenHash.slice(0, 16);
+      await notify(trx, { userId, kind: 'new_device', key, params: { browser: browser ?? '', os: os ?? '' }, at: now });
+    }
+  });
   return `${userId}.${secret}`;
+}
+
+/**
+ * A sign-in on a browser and system none of the holder's earlier sessions had (read from the
+ * user agent: a browser updating itself is the same device). The first sign-in is no news.
+ */
+function isNewDevice(earlier: (string | null)[], agent: string | null): boolean {
+  if (earlier.length === 0) return false;
+  const name = (ua: string | null) => {
+    const { browser, os } = parseUserAgent(ua);
+    return `${browser}|${os}`;
+  };
+  const seen = new Set(earlier.map(name));
+  return !seen.has(name(agent));
 }
 
 /** Whether a string has the shape of a session token (nothing is looked up). */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUnits } from '../../contract/money.ts';
 import type { Notice } from '../../contract/notifications.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { createSession } from '../auth/sessions.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
@@ -92,5 +93,26 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
     expect(told.map((n) => n.params)).toEqual([{ name: 'earn.fixed30.daily_rate', value: '0.004', day: '2026-11-20' }]);
     // Ivo holds no order: nothing of his changes.
     expect(await notices(ivo, 'terms_change')).toEqual([]);
+  });
+
+  it('tells the holder of a sign-in on a browser and system none of their sessions had, not of an update or a first sign-in', async () => {
+    const phone = (version: number) => `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version}.0 Mobile Safari/537.36`;
+    const now = t.ctx.clock.now();
+    const ivoId = BigInt(ivo.userId);
+    const token = await createSession(t.ctx.db, ivoId, now, 30, phone(131));
+    await createSession(t.ctx.db, ivoId, now, 30, phone(132));
+    const told = await notices(ivo, 'new_device');
+    expect(told.map((n) => n.params)).toEqual([{ browser: 'Chrome', os: 'Android' }]);
+    // Keyed by the session's id, as the sessions list shows it.
+    const sessions = (await t.app.inject({ url: PATHS.sessions, headers: bearer(token) })).json().data.items as { id: string; current: boolean }[];
+    const current = sessions.find((s) => s.current);
+    const key = await t.ctx.db.selectFrom('notifications').select('key').where('user_id', '=', ivoId).where('kind', '=', 'new_device').executeTakeFirstOrThrow();
+    expect(key.key).toBe(current?.id);
+    // A holder's very first session is no news.
+    const { rows } = await sql<{ id: bigint }>`insert into users (subject, name, invite_code) values ('new-device-test', 'Nia', 'NIA00001') returning id`.execute(t.ctx.db);
+    const nia = rows[0]?.id as bigint;
+    await createSession(t.ctx.db, nia, now, 30, phone(131));
+    const count = await t.ctx.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', nia).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
   });
 });

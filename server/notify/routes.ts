@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoticesData, NoticesQuery, ReadBody, ReadData, UnreadData } from '../../contract/notifications.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { userIdOf } from '../auth/guard.ts';
+import { userIdOf } from '../http/caller.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';

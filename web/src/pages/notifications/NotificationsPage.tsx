@@ -10,6 +10,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { formatDateTime } from '../../lib/time.ts';
 import { paramLabelKey } from '../operator/params.ts';
+import { deviceLabel } from '../sessions/deviceLabel.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
 import './notifications.css';
 
@@ -23,6 +24,7 @@ const TARGETS: Record<Notice['kind'], string> = {
   order_ended: '/wallet',
   lockup_released: '/rebate',
   terms_change: '/rates',
+  new_device: '/sessions',
 };
 
 /** A notice's lines in the holder's language, from its kind and figures. */
@@ -46,6 +48,10 @@ function wording(t: TFunction, notice: Notice): { title: string; text: string; n
       return { title, text: t('notifications.order_ended.text', { order: p.order, principal: formatAmount(p.principal) }) };
     case 'lockup_released':
       return { title, text: t('notifications.lockup_released.text', { amount: formatAmount(p.amount), day: p.day }) };
+    case 'new_device': {
+      const device = deviceLabel(t, { browser: p.browser || null, os: p.os || null });
+      return { title, text: t('notifications.new_device.text', { device }) };
+    }
     case 'terms_change': {
       const name = p.name ?? '';
       return { title, text: t('rates.upcoming', { name: t(paramLabelKey(name) ?? name), value: p.value, day: p.day }) };
