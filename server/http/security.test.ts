@@ -6,7 +6,7 @@ import { createSession } from '../auth/sessions.ts';
 import { listenMetrics } from '../operator/observability.ts';
 import { ledgerSnapshot } from '../reliability/snapshot.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { bearer, newKey, post, signIn } from '../test/signIn.ts';
+import { authorPageVia, bearer, newKey, post, signIn } from '../test/signIn.ts';
 
 /** What a probe found, each answered: limits by session whatever the header spelling, GET and heavy-read limits, strict bodies, 413, closed /metrics. */
 
@@ -312,15 +312,7 @@ describe('the client address behind a proxy (TRUST_PROXY)', () => {
     const t = await startTestApp('pglite', { config: { trustProxy, rateLimitSignInPerMinute: 2 } });
     apps.push(t);
     const statuses: number[] = [];
-    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) {
-      const res = await t.app.inject({
-        url: '/api/authorPage',
-        query: { redirectUri: 'http://localhost:3000/' },
-        remoteAddress: '127.0.0.1',
-        headers: { 'x-forwarded-for': client },
-      });
-      statuses.push(res.statusCode);
-    }
+    for (const client of ['203.0.113.1', '203.0.113.2', '203.0.113.3']) statuses.push(await authorPageVia(t.app, client));
     return statuses;
   }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { authorPageVia } from '../test/signIn.ts';
 import { RATE_LIMIT_PREFIX } from './security.ts';
 
 /** This machine's Redis (the README's REDIS_URL example); the suite needs it, as it needs PostgreSQL. */
@@ -36,15 +37,7 @@ describe('rate limits shared by every process (REDIS_URL)', () => {
   /** Sign-in calls through the processes in turn (a, b, a, b, ...), answering their statuses. */
   async function signIns(through: TestApp[], calls: number, from: string): Promise<number[]> {
     const statuses: number[] = [];
-    for (let i = 0; i < calls; i++) {
-      const res = await (through[i % through.length] as TestApp).app.inject({
-        url: '/api/authorPage',
-        query: { redirectUri: 'http://localhost:3000/' },
-        remoteAddress: '127.0.0.1',
-        headers: { 'x-forwarded-for': from },
-      });
-      statuses.push(res.statusCode);
-    }
+    for (let i = 0; i < calls; i++) statuses.push(await authorPageVia((through[i % through.length] as TestApp).app, from));
     return statuses;
   }
 

@@ -118,6 +118,17 @@ export async function signIn(
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The first sign-in call (the exchange's address) from a client behind a proxy at 127.0.0.1: its status. */
+export async function authorPageVia(app: FastifyInstance, forwardedFor: string): Promise<number> {
+  const res = await app.inject({
+    url: '/api/authorPage',
+    query: { redirectUri: REDIRECT_URI },
+    remoteAddress: '127.0.0.1',
+    headers: { 'x-forwarded-for': forwardedFor },
+  });
+  return res.statusCode;
+}
+
 let keySeq = 0;
 export const newKey = () => `test-key-${process.pid}-${Date.now()}-${++keySeq}`;
 
