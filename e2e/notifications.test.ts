@@ -13,7 +13,7 @@ describe('the notification centre at 390x844', () => {
   journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
-  it('shows the unread count on the bell, lists the day’s income and a new member, and opening one lands on it', async () => {
+  it('shows the unread count on the bell, lists the day’s income, a change of terms and a new member, and opening one lands on it', async () => {
     // Hana's bind of Olga's code tells Olga; two settled days tell Hana one income notice (11-21).
     const { operator, olgaToken, holder, home, token } = await operatorAndInvitee(browser, server.baseUrl);
     const { page, errors } = holder;
@@ -40,6 +40,19 @@ describe('the notification centre at 390x844', () => {
     // Back on the wallet: the bell has nothing unread.
     await page.goto(`${server.baseUrl}/#/wallet`);
     await page.getByRole('link', { name: 'Notifications', exact: true }).waitFor();
+
+    // Olga announces a new 30-day rate with its notice: Hana holds an order, so she is told; the
+    // notice opens the rate history. Looked at on the smallest phone too.
+    await api('/api/operator/params', olgaToken, { name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-12-01' });
+    await page.goto(`${server.baseUrl}/#/notifications`);
+    await page.reload();
+    const change = list.getByRole('listitem').first();
+    await expect.poll(() => text(change)).toMatch(/^Change of terms announcedChange announced: .+ becomes 0\.004 from 2026-12-01/);
+    await page.setViewportSize({ width: 320, height: 568 });
+    await page.screenshot({ path: '/tmp/notifications-terms-320.png' });
+    await change.getByRole('button').click();
+    await page.waitForURL(/#\/rates$/);
+    await page.setViewportSize({ width: 390, height: 844 });
 
     // Olga's bell on the centre: the new member; Mark all as read empties the count.
     await operator.page.goto(`${server.baseUrl}/#/center`);
