@@ -261,7 +261,8 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   // the day takes the longer of the two. A day waiting for funds does neither: its totals and
   // balances are not final.
   if (status === 'done') {
-    await Promise.all([
+    // Both finish before the day answers, even when one fails: nothing of the day runs on after it.
+    const outcomes = await Promise.allSettled([
       step('notify', (trx) => notifyDayIncome(trx, day, now)),
       (async () => {
         const begun = performance.now();
@@ -269,6 +270,8 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
         steps.proof = Math.round(performance.now() - begun);
       })(),
     ]);
+    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
   }
   const durationMs = Date.now() - started;
   // In the steps' order, whichever finished first: the same day reports the same shortfall.

@@ -54,7 +54,7 @@ function wording(t: TFunction, notice: Notice): { title: string; text: string; n
     }
     case 'terms_change': {
       const name = p.name ?? '';
-      return { title, text: t('rates.upcoming', { name: t(paramLabelKey(name) ?? name), value: p.value, day: p.day }) };
+      return { title, text: t('notifications.terms_change.text', { name: t(paramLabelKey(name) ?? name), value: p.value, day: p.day }) };
     }
   }
 }
