@@ -89,26 +89,23 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
   return rows.length === 0;
 }
 
+/** The step's candidates as income lines of its day and kind. */
+const insertLines = (step: IncomeStep) => sql`
+  insert into income (user_id, order_id, day, kind, amount, inputs)
+  select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates`;
+
 /**
  * A first run: every candidate is new, so it is paid as it is. A plain insert costs a third less
  * than one that checks each key for a conflict (measured on a million rebate lines: 5.8 s
  * against 8.4 s), and a duplicate key would fail the step rather than pay twice.
  */
 const firstRun = (step: IncomeStep) => sql`
-  new_income as (
-    insert into income (user_id, order_id, day, kind, amount, inputs)
-    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates
-  ),
+  new_income as (${insertLines(step)}),
   paid as (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from candidates)`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */
 const laterRun = (step: IncomeStep) => sql`
-  new_income as (
-    insert into income (user_id, order_id, day, kind, amount, inputs)
-    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates
-    on conflict do nothing
-    returning user_id, order_id, amount
-  ),
+  new_income as (${insertLines(step)} on conflict do nothing returning user_id, order_id, amount),
   paid as (
     select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
     from new_income n join candidates c on c.user_id = n.user_id and c.order_id = n.order_id

@@ -93,7 +93,8 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
 /**
  * Moves AIC between two accounts of each user, for every row `changes` yields (a data-changing
  * statement returning user_id and amount, e.g. lock-ups released or orders ended): one entry, a
- * pair of postings per user, in one statement (with the caller's `also`, e.g. the notices). Answers how many rows `changes` yielded.
+ * pair of postings per user, in one statement (with the caller's `also`, e.g. the notices).
+ * Answers how many rows `changes` yielded.
  */
 export async function moveWithinUsers(
   trx: Transaction<Database>,
@@ -112,7 +113,7 @@ export async function moveWithinUsers(
     kind: move.kind,
     ref: move.ref,
     at: move.at,
-    with: move.also ? sql`changed as (${move.changes}), ${move.also}` : sql`changed as (${move.changes})`,
+    with: sql`changed as (${move.changes})${move.also ? sql`, ${move.also}` : sql``}`,
     lines: sql`
       select user_id, ${move.from}::text as kind, -amount as amount from changed where amount > 0
       union all

@@ -5,12 +5,10 @@ import type { Notice } from '../../contract/notifications.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
-import { DAY_MS, fixedClock } from '../platform/clock.ts';
+import { DAY_MS } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
-import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { bearer, post, signIn } from '../test/signIn.ts';
-
-type User = { token: string; userId: string };
+import { DATABASES, type TestApp } from '../test/harness.ts';
+import { bearer, post, type SignedIn, startWithPeople } from '../test/signIn.ts';
 
 /**
  * The notices of an order's term, a lock-up's release and a change of terms, each written with
@@ -19,15 +17,13 @@ type User = { token: string; userId: string };
  */
 describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) => {
   let t: TestApp;
-  let operator: User;
-  let hana: User;
-  let ivo: User;
+  let operator: SignedIn;
+  let hana: SignedIn;
+  let ivo: SignedIn;
   beforeAll(async () => {
-    t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });
-    operator = await signIn(t.app, { name: 'Olga' });
-    hana = await signIn(t.app, { name: 'Hana' });
-    ivo = await signIn(t.app, { name: 'Ivo' });
-    t.ctx.config.operatorUserIds = [BigInt(operator.userId)];
+    let people: SignedIn[];
+    ({ t, people } = await startWithPeople(kind, '2026-11-01T08:00:00Z', ['Olga', 'Hana', 'Ivo']));
+    [operator, hana, ivo] = people as [SignedIn, SignedIn, SignedIn];
     const code = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(operator.token) })).json().data.inviteCode;
     expect((await post(t.app, PATHS.bindInviter, hana.token, { inviteCode: code })).json().code).toBe(0);
     expect((await post(t.app, PATHS.transferIn, hana.token, { asset: 'AIC', amount: '3000' })).json().code).toBe(0);
@@ -36,7 +32,7 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
     await t.close();
   });
 
-  const notices = async (user: User, kindOf: Notice['kind']): Promise<Notice[]> => {
+  const notices = async (user: SignedIn, kindOf: Notice['kind']): Promise<Notice[]> => {
     const res = await t.app.inject({ url: PATHS.notifications, query: { limit: '50' }, headers: bearer(user.token) });
     return (res.json().data.items as Notice[]).filter((n) => n.kind === kindOf);
   };

@@ -1,37 +1,34 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notice } from '../../contract/notifications.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { DAY_MS, fixedClock } from '../platform/clock.ts';
+import { DAY_MS } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
-import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { bearer, newKey, post, signIn } from '../test/signIn.ts';
+import { DATABASES, type TestApp } from '../test/harness.ts';
+import { bearer, newKey, post, type SignedIn, startWithPeople } from '../test/signIn.ts';
 
-type User = { token: string; userId: string };
 type Page = { items: Notice[]; nextCursor: string | null; unread: number };
 
 /** Scenario: the clock frozen at 2026-11-01 08:00 UTC, moved by hand; exact amounts. */
 describe.each(DATABASES)('notifications on %s', (kind) => {
   let t: TestApp;
-  let operator: User;
-  let hana: User;
-  let ivo: User;
+  let operator: SignedIn;
+  let hana: SignedIn;
+  let ivo: SignedIn;
   beforeAll(async () => {
-    t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });
-    operator = await signIn(t.app, { name: 'Olga' });
-    hana = await signIn(t.app, { name: 'Hana' });
-    ivo = await signIn(t.app, { name: 'Ivo' });
-    t.ctx.config.operatorUserIds = [BigInt(operator.userId)];
+    let people: SignedIn[];
+    ({ t, people } = await startWithPeople(kind, '2026-11-01T08:00:00Z', ['Olga', 'Hana', 'Ivo']));
+    [operator, hana, ivo] = people as [SignedIn, SignedIn, SignedIn];
   });
   afterAll(async () => {
     await t.close();
   });
 
-  const page = async (user: User, query: Record<string, string> = {}): Promise<Page> => {
+  const page = async (user: SignedIn, query: Record<string, string> = {}): Promise<Page> => {
     const res = await t.app.inject({ url: PATHS.notifications, query, headers: bearer(user.token) });
     expect(res.json().code, res.body).toBe(0);
     return res.json().data;
   };
-  const unread = async (user: User) =>
+  const unread = async (user: SignedIn) =>
     (await t.app.inject({ url: PATHS.notificationsUnread, headers: bearer(user.token) })).json().data.unread as number;
   const count = async (userId: string, kindOf: string) =>
     Number((await t.ctx.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n'))

@@ -1,5 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PATHS } from '../../contract/paths.ts';
+import { fixedClock } from '../platform/clock.ts';
+import { type DatabaseKind, startTestApp, type TestApp } from './harness.ts';
 
 /** A minimal cookie jar: what a browser would send back to the provider. */
 export class CookieJar {
@@ -160,4 +162,23 @@ export async function operatorAndHolder(app: FastifyInstance): Promise<{ operato
   await post(app, PATHS.transferIn, holder, { asset: 'AIC', amount: '2000' });
   await post(app, PATHS.productBuy, holder, { product: 'fixed30', amount: '1000' });
   return { operator, holder };
+}
+
+/** A holder as the tests sign one in: their token and user id. */
+export type SignedIn = { token: string; userId: string };
+
+/**
+ * A scenario's app with the clock frozen at `at`, and the people of `names` signed in in that
+ * order, the first of them the operator.
+ */
+export async function startWithPeople(
+  kind: DatabaseKind,
+  at: string,
+  names: string[],
+): Promise<{ t: TestApp; people: SignedIn[] }> {
+  const t = await startTestApp(kind, { clock: fixedClock(new Date(at)) });
+  const people: SignedIn[] = [];
+  for (const name of names) people.push(await signIn(t.app, { name }));
+  t.ctx.config.operatorUserIds = [BigInt((people[0] as SignedIn).userId)];
+  return { t, people };
 }
