@@ -2,30 +2,10 @@ import { PARAM_NAMES, type ParamBody } from '../../../../contract/operator.ts';
 import { teamRuleKey, teamRuleProblem } from '../../../../contract/teamRules.ts';
 import type { ParamVersion } from '../../api/operator.ts';
 
+export { paramLabelKey } from '../../../../contract/labels.ts';
+
 export type ParamName = ParamBody['name'];
 export { PARAM_NAMES };
-
-/** Each parameter's label key under operator.params.names (its name has dots i18next would split). */
-const PARAM_LABELS: Record<ParamName, string> = {
-  'price.aic_usd': 'price',
-  'earn.current.daily_rate': 'currentRate',
-  'earn.fixed30.daily_rate': 'fixed30Rate',
-  'earn.daily_quota': 'dailyQuota',
-  'earn.minimum': 'minimum',
-  'earn.360.multiplier': 'multiplier',
-  'earn.360.coefficient_base': 'coefficientBase',
-  'earn.360.launch_day': 'launchDay',
-  'earn.360.coefficient_max_days': 'coefficientMaxDays',
-  'earn.360.pool_output_rate': 'poolOutputRate',
-  'team.rebate_rates': 'rebateRates',
-  'team.level_thresholds': 'levelThresholds',
-  'team.effective_minimum': 'effectiveMinimum',
-  'team.unlock_tiers': 'unlockTiers',
-  'team.lockup_days': 'lockupDays',
-};
-
-export const paramLabelKey = (name: string): string | null =>
-  name in PARAM_LABELS ? `operator.params.names.${PARAM_LABELS[name as ParamName]}` : null;
 
 /** The launch day is a date; every other parameter is a plain non-negative decimal. */
 export const isDayParam = (name: ParamName): boolean => name === 'earn.360.launch_day';

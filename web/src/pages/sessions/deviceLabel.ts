@@ -1,8 +1,7 @@
 import type { TFunction } from 'i18next';
+import { deviceLabel as label } from '../../../../contract/labels.ts';
 import type { SessionItem } from '../../../../contract/sessions.ts';
+import { translator } from '../../lib/translate.ts';
 
 /** "Chrome on Android" in the reader's language; browser and system names stay as they are. */
-export function deviceLabel(t: TFunction, session: Pick<SessionItem, 'browser' | 'os'>): string {
-  if (session.browser && session.os) return t('sessions.deviceOn', { browser: session.browser, os: session.os });
-  return session.browser ?? session.os ?? t('sessions.unknownDevice');
-}
+export const deviceLabel = (t: TFunction, session: Pick<SessionItem, 'browser' | 'os'>): string => label(translator(t), session);

@@ -15,4 +15,4 @@ export const balanceOf = (data: AssetData | undefined, asset: Asset): Balance | 
 export const sourceBalance = (type: TransferType, balance: Balance | undefined): string | undefined =>
   balance && (isInbound(type) ? balance.exchange : balance.available);
 
-export const typeLabelKey = (type: TransferType) => `wallet.type.${type}` as const;
+export { typeLabelKey } from '../../../../contract/labels.ts';

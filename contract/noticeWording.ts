@@ -1,0 +1,60 @@
+import { formatAmount } from './format.ts';
+import { deviceLabel, paramLabelKey, type Translate, typeLabelKey } from './labels.ts';
+import type { NoticeKind } from './notifications.ts';
+import type { TransferType } from './wallet.ts';
+
+/**
+ * A notice in words, from its kind and figures: the notification centre shows it, and the
+ * server's push dispatcher sends it, both with the same locale files (web/src/i18n/locales), so
+ * there is one text per notice and language.
+ */
+
+/** Where opening a notice goes: the app's route of what it is about. */
+export const NOTICE_TARGETS: Record<NoticeKind, string> = {
+  income: '/income',
+  transfer_approved: '/wallet',
+  transfer_rejected: '/wallet',
+  member_bound: '/my',
+  order_redeemable: '/thirtydays',
+  order_ended: '/wallet',
+  lockup_released: '/rebate',
+  terms_change: '/rates',
+  new_device: '/sessions',
+};
+
+export type NoticeWords = { title: string; text: string; note?: string };
+
+/** A notice's lines in the reader's language. */
+export function noticeWording(t: Translate, notice: { kind: NoticeKind; params: Record<string, string> }): NoticeWords {
+  const p = notice.params;
+  const title = t(`notifications.${notice.kind}.title`);
+  switch (notice.kind) {
+    case 'income':
+      return { title, text: t('notifications.income.text', { total: formatAmount(p.total), day: p.day ?? '' }) };
+    case 'transfer_approved':
+    case 'transfer_rejected': {
+      const figures = { type: t(typeLabelKey(p.type as TransferType)), amount: formatAmount(p.amount), asset: p.asset ?? '' };
+      const text = t(`notifications.${notice.kind}.text`, figures);
+      return p.reason ? { title, text, note: t('notifications.transfer_rejected.reason', { reason: p.reason }) } : { title, text };
+    }
+    case 'member_bound':
+      return { title, text: t('notifications.member_bound.text', { member: p.member ?? '' }) };
+    case 'order_redeemable':
+      return {
+        title,
+        text: t('notifications.order_redeemable.text', { order: p.order ?? '', principal: formatAmount(p.principal), income: formatAmount(p.income) }),
+      };
+    case 'order_ended':
+      return { title, text: t('notifications.order_ended.text', { order: p.order ?? '', principal: formatAmount(p.principal) }) };
+    case 'lockup_released':
+      return { title, text: t('notifications.lockup_released.text', { amount: formatAmount(p.amount), day: p.day ?? '' }) };
+    case 'new_device': {
+      const device = deviceLabel(t, { browser: p.browser || null, os: p.os || null });
+      return { title, text: t('notifications.new_device.text', { device }) };
+    }
+    case 'terms_change': {
+      const name = p.name ?? '';
+      return { title, text: t('notifications.terms_change.text', { name: t(paramLabelKey(name) ?? name), value: p.value ?? '', day: p.day ?? '' }) };
+    }
+  }
+}
