@@ -34,6 +34,11 @@ export type ProductInfoData = Static<typeof ProductInfoData>;
 export const BuyBody = Type.Object({
   product: Product,
   amount: Type.String({ maxLength: 64 }),
+  /**
+   * 30-day only: at maturity, renew principal plus income into a new order (off when absent).
+   * Sent with another product it is refused (AUTO_RENEW_PRODUCT) and nothing is bought.
+   */
+  autoRenew: Type.Optional(Type.Boolean()),
 });
 export type BuyBody = Static<typeof BuyBody>;
 
@@ -46,6 +51,12 @@ export const Order = Type.Object({
   redeemable: AmountString,
   status: OrderStatus,
   reinvest: Type.Boolean(),
+  /** 30-day: renews itself at maturity (principal plus income into a new order). */
+  autoRenew: Type.Boolean(),
+  /** The order this one was renewed from, if it was. */
+  renewedFrom: Type.Union([Type.String(), Type.Null()]),
+  /** The order this one renewed into (status `renewed`). */
+  renewedTo: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
   startDay: Type.String(),
   maturesDay: Type.Union([Type.String(), Type.Null()]),
@@ -76,6 +87,9 @@ export type OrderListData = Static<typeof OrderListData>;
 export const OrderIdQuery = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}$' }) });
 export const OrderIdBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }) });
 export type OrderIdBody = Static<typeof OrderIdBody>;
+/** POST /api/user/auto-renew: switches a running 30-day order's auto-renew on or off. */
+export const AutoRenewBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }), autoRenew: Type.Boolean() });
+export type AutoRenewBody = Static<typeof AutoRenewBody>;
 
 const IncomeLine = Type.Object({
   orderId: Type.String(),

@@ -78,6 +78,10 @@ export const ERRORS = {
   BELOW_TRANSFER_MINIMUM: { code: 129, http: 422, message: 'err.belowTransferMinimum' },
   /** 152: an operator unbinding a holder who is not on a referral cycle (bindings are otherwise final). */
   NOT_IN_CYCLE: { code: 152, http: 422, message: 'err.notInCycle' },
+  /** 153: auto-renew asked of a product that does not renew (only the 30-day product does). */
+  AUTO_RENEW_PRODUCT: { code: 153, http: 422, message: 'err.autoRenewProduct' },
+  /** 154: auto-renew switched on an order that is no longer running (matured, redeemed, renewed). */
+  AUTO_RENEW_CLOSED: { code: 154, http: 422, message: 'err.autoRenewClosed' },
   /** 413: a request body over the limit (64 KB). */
   PAYLOAD_TOO_LARGE: { code: 413, http: 413, message: 'err.payloadTooLarge' },
 } as const satisfies Record<string, { code: number } & Entry>;

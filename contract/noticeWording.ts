@@ -20,7 +20,17 @@ export const NOTICE_TARGETS: Record<NoticeKind, string> = {
   lockup_released: '/rebate',
   terms_change: '/rates',
   new_device: '/sessions',
+  order_renewed: '/thirtydays',
 };
+
+/**
+ * Where opening this notice goes: its kind's route; a 30-day order's notice lands on the order
+ * (the renewal's on the new one).
+ */
+export function noticeTarget(notice: { kind: NoticeKind; params: Record<string, string> }): string {
+  const order = notice.kind === 'order_renewed' ? notice.params.renewal : notice.kind === 'order_redeemable' ? notice.params.order : undefined;
+  return order ? `${NOTICE_TARGETS[notice.kind]}?order=${order}` : NOTICE_TARGETS[notice.kind];
+}
 
 export type NoticeWords = { title: string; text: string; note?: string };
 
@@ -39,10 +49,21 @@ export function noticeWording(t: Translate, notice: { kind: NoticeKind; params: 
     }
     case 'member_bound':
       return { title, text: t('notifications.member_bound.text', { member: p.member ?? '' }) };
-    case 'order_redeemable':
+    case 'order_redeemable': {
+      const text = t('notifications.order_redeemable.text', { order: p.order ?? '', principal: formatAmount(p.principal), income: formatAmount(p.income) });
+      // Auto-renew refused: why (over the day's quota, or below the minimum).
+      return p.reason ? { title, text, note: t(`notifications.order_redeemable.${p.reason}`, { limit: formatAmount(p.limit) }) } : { title, text };
+    }
+    case 'order_renewed':
       return {
         title,
-        text: t('notifications.order_redeemable.text', { order: p.order ?? '', principal: formatAmount(p.principal), income: formatAmount(p.income) }),
+        text: t('notifications.order_renewed.text', {
+          order: p.order ?? '',
+          renewal: p.renewal ?? '',
+          principal: formatAmount(p.principal),
+          income: formatAmount(p.income),
+          day: p.day ?? '',
+        }),
       };
     case 'order_ended':
       return { title, text: t('notifications.order_ended.text', { order: p.order ?? '', principal: formatAmount(p.principal) }) };

@@ -14,6 +14,7 @@ export const NoticeKind = Type.Union([
   Type.Literal('lockup_released'),
   Type.Literal('terms_change'),
   Type.Literal('new_device'),
+  Type.Literal('order_renewed'),
 ]);
 export type NoticeKind = Static<typeof NoticeKind>;
 
@@ -25,10 +26,15 @@ export const Notice = Type.Object({
   /**
    * income: day, total (AIC credited that day, all kinds); transfer_*: id, type, asset, amount,
    * reason (rejected only); member_bound: member (the new member's nickname); order_redeemable
-   * (a 30-day order's term is over): order, principal, income; order_ended (a 360-day order's
-   * term is over, its principal back in the wallet): order, principal; lockup_released: day (of
-   * the network income locked), amount (now claimable); terms_change: name (the parameter),
-   * value, day (from when); new_device: browser, os (as the user agent reads; '' unknown).
+   * (a 30-day order's term is over): order, principal, income, and when its auto-renew was
+   * refused, reason ('quota': the renewal would go over the day's subscription quota; 'minimum':
+   * it is below the minimum subscription) and limit (that quota or minimum, AIC); order_renewed
+   * (a 30-day order renewed itself at maturity): order, renewal (the new order), principal (the
+   * new order's: the old principal plus its income), income (the old order's), day (the new
+   * order's first day); order_ended (a 360-day order's term is over, its principal back in the
+   * wallet): order, principal; lockup_released: day (of the network income locked), amount (now
+   * claimable); terms_change: name (the parameter), value, day (from when); new_device: browser,
+   * os (as the user agent reads; '' unknown).
    */
   params: Type.Record(Type.String(), Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

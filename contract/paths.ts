@@ -30,6 +30,7 @@ export const PATHS = {
   transferIn: '/api/transfer-in',
   transferOut: '/api/transfer-out',
   bindInviter: '/api/user/bind',
+  autoRenew: '/api/user/auto-renew',
   dailyIncome: '/api/user/daily-income',
   rateHistory: '/api/rates',
   operatorReviews: '/api/operator/reviews',

@@ -9,6 +9,7 @@ export const OrderStatus = Type.Union([
   Type.Literal('redemption_successful'),
   Type.Literal('reinvested'),
   Type.Literal('ended'),
+  Type.Literal('renewed'),
 ]);
 export type OrderStatus = Static<typeof OrderStatus>;
 
@@ -63,7 +64,8 @@ export const PRODUCT_REGISTRY = {
     defaultDailyRate: '0.003',
     termParams: ['earn.fixed30.daily_rate'],
     incomeKind: 'fixed',
-    statuses: [...RUNNING, 'redeemable', 'redeemed'],
+    // `renewed`: matured with auto-renew on, its principal and income carried into a new order.
+    statuses: [...RUNNING, 'redeemable', 'redeemed', 'renewed'],
   },
   reinvest360: {
     kind: 'pool',
@@ -96,7 +98,9 @@ export const kindOf = (order: { product: Product }): ProductKind => PRODUCT_REGI
 export const productsOfKind = (kind: ProductKind): Product[] => PRODUCTS.filter((product) => productOf(product).kind === kind);
 
 /**
- * Named groups of order statuses, the only place they are listed:
+ * Named groups of order statuses, the only place they are listed (a status in none of them is
+ * closed: `redeemed`, `redemption_successful`, `ended`, and `renewed`, whose holding lives on in
+ * the order it renewed into):
  * - `active`: the order runs (earns, or waits for its first day) and can still change;
  * - `held`: its principal is still the holder's in the product (active, or matured and not yet
  *   redeemed): what team figures and unlock tiers count;
@@ -111,3 +115,9 @@ export const STATUS_GROUPS = {
 export type StatusGroup = keyof typeof STATUS_GROUPS;
 
 export const isActive = (status: OrderStatus): boolean => (STATUS_GROUPS.active as readonly OrderStatus[]).includes(status);
+
+/**
+ * Whether a product's orders may renew themselves at maturity (auto-renew): the fixed-term ones,
+ * whose holding rolls into a new order of the same product on the next day.
+ */
+export const renews = (product: Product): boolean => productOf(product).kind === 'fixed';

@@ -151,6 +151,9 @@ interface OrdersTable {
   cycles_paid: ColumnType<number, number | undefined, number>;
   matures_day: ColumnType<string | null, string | null | undefined, string | null>;
   closed_at: NullableDate;
+  auto_renew: ColumnType<boolean, boolean | undefined, boolean>;
+  renewed_from: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  renewed_to: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
 }
 
 interface IncomeTable {

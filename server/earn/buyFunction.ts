@@ -3,8 +3,10 @@ import { sql } from 'kysely';
 /*
  * The buy as SQL functions: code, not schema. `migrateToLatest` replaces them on every start
  * (listed in server/sqlFunctions.ts), after the migrations, so changing this text changes the
- * functions. Their signatures are fixed once released (`create or replace` cannot change one;
- * bench/pgbench.ts calls `earn_buy` by it too).
+ * functions. A signature cannot change here (`create or replace` would add a second function
+ * beside the old one): a migration drops the old one first, as 0020 did when `earn_buy` took
+ * `p_auto_renew`. A new parameter comes last, with a default, so older calls still reach it
+ * (bench/pgbench.ts calls `earn_buy` by its first seventeen).
  */
 
 /**
@@ -25,7 +27,8 @@ export const EARN_BUY = sql`
     p_user bigint, p_key text, p_hash text, p_now timestamptz, p_today date,
     p_product text, p_amount bigint, p_power bigint, p_coefficient text, p_status text,
     p_start_day date, p_cycle_start timestamptz, p_matures_day date,
-    p_minimum bigint, p_quota bigint, p_answer jsonb, p_refusals jsonb
+    p_minimum bigint, p_quota bigint, p_answer jsonb, p_refusals jsonb,
+    p_auto_renew boolean default false
   ) returns table (outcome text, status integer, body jsonb)
   language plpgsql as $fn$
   declare
@@ -68,9 +71,9 @@ export const EARN_BUY = sql`
         if not found then raise exception 'quota' using errcode = 'P0001'; end if;
 
         insert into orders (user_id, product, principal, power, coefficient, status, start_day,
-                            created_at, cycle_start, matures_day)
+                            created_at, cycle_start, matures_day, auto_renew)
         values (p_user, p_product, p_amount, p_power, p_coefficient, p_status, p_start_day,
-                p_now, p_cycle_start, p_matures_day)
+                p_now, p_cycle_start, p_matures_day, p_auto_renew)
         returning id into v_order;
         -- A wallet short of the amount (or none at all) raises check_violation.
         perform ledger_move('subscribe', 'order:' || v_order, p_now, 'AIC',
@@ -127,7 +130,7 @@ export const EARN_BUY_BATCH = sql`
         v_item.v ->> 'coefficient', v_item.v ->> 'status', (v_item.v ->> 'startDay')::date,
         (v_item.v ->> 'cycleStart')::timestamptz, (v_item.v ->> 'maturesDay')::date,
         (v_item.v ->> 'minimum')::bigint, (v_item.v ->> 'quota')::bigint,
-        v_item.v -> 'answer', v_item.v -> 'refusals');
+        v_item.v -> 'answer', v_item.v -> 'refusals', coalesce((v_item.v ->> 'autoRenew')::boolean, false));
       idx := v_item.i;
       outcome := v_result.outcome;
       status := v_result.status;

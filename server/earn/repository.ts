@@ -24,6 +24,9 @@ const ORDER_COLUMNS = [
   'cycle_start',
   'cycles_paid',
   'matures_day',
+  'auto_renew',
+  'renewed_from',
+  'renewed_to',
 ] as const;
 
 export type OrderRow = {
@@ -41,6 +44,9 @@ export type OrderRow = {
   cycle_start: Date | null;
   cycles_paid: number;
   matures_day: string | null;
+  auto_renew: boolean;
+  renewed_from: bigint | null;
+  renewed_to: bigint | null;
 };
 
 
@@ -67,6 +73,9 @@ export function toOrder(row: OrderRow, now: Date): Order {
     redeemable: formatUnits(redeemableNow ? holding : 0n),
     status: row.status,
     reinvest: row.reinvest,
+    autoRenew: row.auto_renew,
+    renewedFrom: row.renewed_from === null ? null : String(row.renewed_from),
+    renewedTo: row.renewed_to === null ? null : String(row.renewed_to),
     createdAt: row.created_at.toISOString(),
     startDay: row.start_day,
     maturesDay: row.matures_day,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
-import { BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
+import { AutoRenewBody, BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
 import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
@@ -16,12 +16,12 @@ import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, dailyRateOf, daysBetween, earnParams, formatScaled } from './params.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
 import { findOrder, listOrders, toOrder } from './repository.ts';
-import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setReinvest } from './service.ts';
+import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import type { Product } from '../db/schema.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
-import { PRODUCTS, productOf } from '../../contract/products.ts';
+import { PRODUCTS, productOf, renews } from '../../contract/products.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
@@ -102,10 +102,12 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     { schema: { tags, summary: 'Subscribe AIC from the wallet to a product', ...secured, body: BuyBody, response: answers(Order) } },
     async (request, reply) => {
       const userId = userIdOf(request);
-      const body = request.body as { product: Product; amount: string };
+      const body = request.body as { product: Product; amount: string; autoRenew?: boolean };
       let amount: bigint;
       try {
         amount = amountFrom(body.amount);
+        // Auto-renew is a choice of the products that renew (30-day); asked of another, refused.
+        if (body.autoRenew !== undefined && !renews(body.product)) throw new AppError('AUTO_RENEW_PRODUCT');
       } catch (error) {
         // An unreadable amount is refused (and stored under the key) as every POST refuses.
         const answer = await idempotent(ctx, request, userId, async () => {
@@ -113,7 +115,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         });
         return sendAnswer(reply, answer);
       }
-      const answer = await subscribe(ctx, request, { userId, product: body.product, amount });
+      const answer = await subscribe(ctx, request, { userId, product: body.product, amount, autoRenew: body.autoRenew === true });
       return sendAnswer(reply, answer);
     },
   );
@@ -151,6 +153,14 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   byOrder(PATHS.oneRebuy, 'Switch reinvestment on for a 360-day order', (c, trx, u, id) => setReinvest(c, trx, u, id, true));
   byOrder(PATHS.cancelRebuy, 'Switch reinvestment off for a 360-day order', (c, trx, u, id) =>
     setReinvest(c, trx, u, id, false),
+  );
+
+  post<{ orderId: string; autoRenew: boolean }>(
+    PATHS.autoRenew,
+    'Switch auto-renew on or off for a running 30-day order (at maturity, principal plus income renew into a new order)',
+    AutoRenewBody,
+    Order,
+    (userId, body, trx) => setAutoRenew(ctx, trx, userId, BigInt(body.orderId), body.autoRenew),
   );
 
   post(PATHS.receive, 'Claim rewards into the wallet', BindBody, ClaimData, (userId, _body, trx) => claimRewards(trx, userId, ctx.clock.now()), new AppError('CLAIM_NONE'));

@@ -7,7 +7,7 @@ import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { findOrder, type OrderRow, toOrder } from './repository.ts';
-import { isActive, kindOf, productOf } from '../../contract/products.ts';
+import { isActive, kindOf, productOf, renews } from '../../contract/products.ts';
 import { coefficientScaled, type EarnParams, earnParams, formatScaled, powerOf } from './params.ts';
 
 type Trx = Transaction<Database>;
@@ -45,8 +45,11 @@ export async function quotaUsed(db: AppContext['db'], userId: bigint, day: strin
   return row?.used ?? 0n;
 }
 
+/** What a holder asks to buy; `autoRenew` only for a product that renews (the route refuses it otherwise). */
+export type BuyInput = { userId: bigint; product: Product; amount: bigint; autoRenew?: boolean };
+
 /** A new order's row as it will be stored (id aside): what the buy inserts and answers. */
-export function newOrder(params: EarnParams, input: { userId: bigint; product: Product; amount: bigint }, now: Date): OrderRow {
+export function newOrder(params: EarnParams, input: BuyInput, now: Date): OrderRow {
   const today = utcDay(now);
   const { kind, termDays: term } = productOf(input.product);
   const startDay = kind === 'flexible' ? today : addDays(today, 1);
@@ -66,6 +69,9 @@ export function newOrder(params: EarnParams, input: { userId: bigint; product: P
     cycle_start: kind === 'flexible' ? now : null,
     cycles_paid: 0,
     matures_day: term === null ? null : addDays(startDay, term),
+    auto_renew: input.autoRenew === true,
+    renewed_from: null,
+    renewed_to: null,
   };
 }
 
@@ -75,11 +81,7 @@ export function newOrder(params: EarnParams, input: { userId: bigint; product: P
  * on the next UTC day and stay "confirming" until then. The route runs the same checks in one
  * statement (`earn_buy`, see subscribe.ts); this step-by-step version is its oracle in the tests.
  */
-export async function buy(
-  ctx: AppContext,
-  trx: Trx,
-  input: { userId: bigint; product: Product; amount: bigint },
-): Promise<Order> {
+export async function buy(ctx: AppContext, trx: Trx, input: BuyInput): Promise<Order> {
   const now = ctx.clock.now();
   const today = utcDay(now);
   const params = await earnParams(trx, ctx.config.earn, today);
@@ -94,7 +96,7 @@ export async function buy(
     .values(values)
     .returning([
       'id', 'user_id', 'product', 'principal', 'income', 'power', 'coefficient', 'status', 'reinvest',
-      'start_day', 'created_at', 'cycle_start', 'cycles_paid', 'matures_day',
+      'start_day', 'created_at', 'cycle_start', 'cycles_paid', 'matures_day', 'auto_renew', 'renewed_from', 'renewed_to',
     ])
     .executeTakeFirstOrThrow()) as OrderRow;
 
@@ -160,6 +162,21 @@ export async function setReinvest(ctx: AppContext, trx: Trx, userId: bigint, ord
     .where('id', '=', orderId)
     .execute();
   return toOrder({ ...row, reinvest: on, status }, ctx.clock.now());
+}
+
+/**
+ * Switches a 30-day order's auto-renew on or off while it runs (confirming or in progress): at
+ * maturity settlement renews it or makes it redeemable by what the switch says then. Another
+ * holder's order is unknown; an order of another product, or one no longer running, is refused
+ * with its own code.
+ */
+export async function setAutoRenew(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint, on: boolean): Promise<Order> {
+  const row = await findOrder(trx, userId, orderId, true);
+  if (!row) throw new AppError('NOT_FOUND');
+  if (!renews(row.product)) throw new AppError('AUTO_RENEW_PRODUCT');
+  if (!isActive(row.status)) throw new AppError('AUTO_RENEW_CLOSED');
+  await trx.updateTable('orders').set({ auto_renew: on }).where('user_id', '=', userId).where('id', '=', orderId).execute();
+  return toOrder({ ...row, auto_renew: on }, ctx.clock.now());
 }
 
 /** Claims the rewards account (360-day static earnings, unlocked rebates) into the wallet. */

@@ -23,6 +23,8 @@ const op = fc.record({
   product: fc.constantFrom(...PRODUCTS),
   amount,
   lang: fc.constantFrom('en', 'zh-cn', 'Thai'),
+  // Asked with a 30-day buy only (the route refuses it with another product before any buy).
+  autoRenew: fc.constantFrom(undefined, true, false),
   replay: fc.constantFrom('none', 'none', 'none', 'same', 'other'),
 });
 const start = fc.record({
@@ -81,7 +83,7 @@ describe.each(DATABASES)('a buy in one statement answers and writes exactly as t
     const quota = await t.ctx.db.selectFrom('daily_quota').select('used').where('user_id', '=', userId).execute();
     const orders = await t.ctx.db
       .selectFrom('orders')
-      .select(['product', 'principal', 'power', 'coefficient', 'status', 'start_day', 'cycle_start', 'matures_day', 'created_at'])
+      .select(['product', 'principal', 'power', 'coefficient', 'status', 'start_day', 'cycle_start', 'matures_day', 'created_at', 'auto_renew'])
       .where('user_id', '=', userId)
       .orderBy('id')
       .execute();
@@ -105,11 +107,13 @@ describe.each(DATABASES)('a buy in one statement answers and writes exactly as t
         const keys: { key: string; body: object }[] = [];
         for (const [i, step] of ops.entries()) {
           const previous = keys.at(-1);
-          const body = { product: step.product, amount: String(step.amount) };
+          const renewal = step.product === 'fixed30' && step.autoRenew !== undefined ? { autoRenew: step.autoRenew } : {};
+          const body: { product: Product; amount: string; autoRenew?: boolean } = { product: step.product, amount: String(step.amount), ...renewal };
           const key = step.replay !== 'none' && previous ? previous.key : `k-${i}-${fast}`;
           const sent = step.replay === 'same' && previous ? previous.body : body;
           keys.push({ key, body: sent });
-          const input = { product: (sent as typeof body).product, amount: BigInt((sent as typeof body).amount) };
+          const { product, amount: units, autoRenew } = sent as typeof body;
+          const input = { product, amount: BigInt(units), autoRenew: autoRenew === true };
           const run = (fn: () => Promise<Answer>) => fn().catch((error: unknown) => (error instanceof AppError ? error.errorName : Promise.reject(error)));
           const a = await run(() => subscribe(t.ctx, requestOf(key, step.lang, sent), { userId: fast, ...input }));
           const b = await run(() =>
@@ -133,9 +137,13 @@ describe.each(DATABASES)('a buy in one statement answers and writes exactly as t
         for (const [initial] of holders) twins.push({ fast: await holder(initial), oracle: await holder(initial) });
         const mark = batcherOf(t.ctx).sent;
         const plan = holders.map(([, ops], h) =>
-          ops.map((step, i) => ({ key: `b-${i}-${twins[h]?.fast}`, lang: step.lang, body: { product: step.product, amount: String(step.amount) } })),
+          ops.map((step, i) => ({
+            key: `b-${i}-${twins[h]?.fast}`,
+            lang: step.lang,
+            body: { product: step.product, amount: String(step.amount), ...(step.product === 'fixed30' && step.autoRenew !== undefined ? { autoRenew: step.autoRenew } : {}) },
+          })),
         );
-        const input = (body: { product: Product; amount: string }) => ({ product: body.product, amount: BigInt(body.amount) });
+        const input = (body: { product: Product; amount: string; autoRenew?: boolean }) => ({ product: body.product, amount: BigInt(body.amount), autoRenew: body.autoRenew === true });
         // Every holder's buys at once (in order per holder), through the batcher.
         const fast = await Promise.all(
           plan.map((buys, h) =>

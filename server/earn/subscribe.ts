@@ -12,7 +12,7 @@ import { perOwner } from '../platform/cache.ts';
 import { utcDay } from '../platform/clock.ts';
 import { paramsInForce } from './params.ts';
 import { toOrder } from './repository.ts';
-import { newOrder } from './service.ts';
+import { type BuyInput, newOrder } from './service.ts';
 
 /** The refusals `earn_buy` may choose, in the order `buy` checks them. */
 const REFUSALS: ErrorName[] = ['BELOW_MINIMUM', 'BIND_FIRST', 'QUOTA', 'DAILY_QUOTA', 'BALANCE'];
@@ -30,7 +30,7 @@ type Outcome = { outcome: string; status: number | null; body: Answer['body'] | 
 type Item = {
   user: string; key: string; hash: string; now: string; today: string;
   product: Product; amount: string; power: string; coefficient: string | null; status: string;
-  startDay: string; cycleStart: string | null; maturesDay: string | null;
+  startDay: string; cycleStart: string | null; maturesDay: string | null; autoRenew: boolean;
   minimum: string; quota: string; answer: Answer['body']; refusals: Record<string, Answer>;
 };
 
@@ -44,7 +44,7 @@ type Item = {
 export async function subscribe(
   ctx: AppContext,
   request: FastifyRequest,
-  input: { userId: bigint; product: Product; amount: bigint },
+  input: BuyInput,
 ): Promise<Answer> {
   const now = ctx.clock.now();
   const today = utcDay(now);
@@ -64,6 +64,7 @@ export async function subscribe(
     startDay: order.start_day,
     cycleStart: order.cycle_start?.toISOString() ?? null,
     maturesDay: order.matures_day,
+    autoRenew: order.auto_renew,
     minimum: String(params.minimum),
     quota: String(params.dailyQuota),
     answer: ok(toOrder(order, now)) as Answer['body'],

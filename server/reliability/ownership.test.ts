@@ -16,7 +16,8 @@ const A_360 = '555.55555555';
 const A_OUT = '12.34567891';
 
 /**
- * User B holding user A's ids and tokens: order ids (one order, redeem, the reinvest switch),
+ * User B holding user A's ids and tokens: order ids (one order, redeem, the reinvest and
+ * auto-renew switches),
  * transfer ids (operator review), session ids, A's session token with B's secret, A's
  * Idempotency-Key, A's used sign-in code, and A's ids as cursors and filters on every list.
  * B gets a clear refusal, the same as for an id that does not exist (so no oracle either),
@@ -108,6 +109,14 @@ describe.each(DATABASES)('another user’s ids on %s', (kind) => {
           `${path} ${orderId}`,
         );
       }
+    }
+    // The auto-renew switch on each of A's orders.
+    for (const orderId of Object.values(aOrders)) {
+      refusedLikeMissing(
+        await post(t.app, PATHS.autoRenew, b.token, { orderId, autoRenew: false }),
+        await post(t.app, PATHS.autoRenew, b.token, { orderId: missing, autoRenew: false }),
+        `${PATHS.autoRenew} ${orderId}`,
+      );
     }
     // The review queue and A's pending transfer: operators only.
     const queue = await get(b, PATHS.operatorReviews);

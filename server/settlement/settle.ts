@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import { parseRate } from '../../contract/money.ts';
+import { formatUnits, parseRate } from '../../contract/money.ts';
+import { productOf, productsOfKind } from '../../contract/products.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
@@ -35,7 +36,9 @@ export type DayReport = {
   staticRows: number;
   rebates: number;
   released: number;
+  /** 30-day orders that reached maturity, and of them those that renewed themselves. */
   matured: number;
+  renewed: number;
   ended: number;
   shortfall: string | null;
   durationMs: number;
@@ -142,27 +145,108 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
   });
 }
 
+/** Each fixed-term product's term in days, as SQL on `product` (the registry's constants). */
+const termOf = (product: string) =>
+  sql.raw(`case ${product} ${productsOfKind('fixed').map((p) => `when '${p}' then ${productOf(p).termDays}`).join(' ')} end`);
+
+/** What a renewal must meet on its first day: the minimum and the holder's daily quota then. */
+type RenewalTerms = Pick<EarnParams, 'minimum' | 'dailyQuota'>;
+
 /**
- * Fixed orders whose last day accrued become redeemable; 360-day orders end and repay. Each
- * holder is told, in the statement that changes the order.
+ * Fixed orders whose last day accrued reach maturity. One with auto-renew on renews: its
+ * principal plus income become a new order of the product, starting the next day (so the
+ * fixed accrual pays it at the rate in force on each of its days), within the minimum and the
+ * holder's subscription quota of that day, as a buy would be: the renewal uses the quota, a
+ * holder's renewals in order of their orders while they fit. The old order is then `renewed`,
+ * linked both ways (`renewed_to`, `renewed_from`). One that does not renew (auto-renew off, or
+ * refused) becomes redeemable, its notice saying why it did not renew. No money moves: the
+ * holding stays in the holder's earning account, held by the new order instead of the old.
+ *
+ * One statement: the maturing orders are locked (an auto-renew switch waits for it, then finds
+ * the order closed), the quota taken (a buy committed meanwhile that leaves too little is seen,
+ * and the renewal refused), the orders written and the holders told. A second run finds no order
+ * still running at maturity: it renews nothing twice (and orders_renewed_from holds each order
+ * to one renewal).
  */
-async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
+async function matureFixed(trx: Trx, day: string, now: Date, terms: RenewalTerms) {
   const next = addDays(day, 1);
-  const matured = fixedPaid
-    ? await sql<{ n: bigint }>`
-        with matured as (
-          update orders set status = 'redeemable'
-          where product in ${productsIn('fixed')} and status in ${ORDERS.active} and matures_day <= ${next}::date
-          returning user_id, id, principal, income
-        ),
-        told as (${noticesFrom(
-          'order_redeemable',
-          sql`select user_id, id::text as key, jsonb_build_object('order', id::text,
-            'principal', ${decimalText('principal')}, 'income', ${decimalText('income')}) as params from matured`,
-          now,
-        )})
-        select count(*) as n from matured`.execute(trx)
-    : { rows: [{ n: 0n }] };
+  const { rows } = await sql<{ matured: bigint; renewed: bigint }>`
+    with due as (
+      select user_id, id, product, principal, income, auto_renew, principal + income as amount
+      from orders
+      where product in ${productsIn('fixed')} and status in ${ORDERS.active} and matures_day <= ${next}::date
+      for update
+    ),
+    used as (
+      select q.user_id, q.used from daily_quota q
+      where q.day = ${next}::date and q.user_id in (select user_id from due where auto_renew)
+    ),
+    ranked as (
+      select d.*,
+        case
+          when not d.auto_renew then null
+          when d.amount < ${terms.minimum} then 'minimum'
+          when coalesce(u.used, 0) + sum(d.amount) filter (where d.auto_renew and d.amount >= ${terms.minimum})
+            over (partition by d.user_id order by d.id) > ${terms.dailyQuota} then 'quota'
+          else 'renew'
+        end as outcome
+      from due d left join used u on u.user_id = d.user_id
+    ),
+    accepted as (select user_id, id, product, amount from ranked where outcome = 'renew'),
+    consumed as (
+      insert into daily_quota as q (user_id, day, used)
+      select user_id, ${next}::date, sum(amount)::bigint from accepted group by user_id
+      on conflict (user_id, day) do update set used = q.used + excluded.used
+      where q.used + excluded.used <= ${terms.dailyQuota}
+      returning user_id
+    ),
+    created as (
+      insert into orders (user_id, product, principal, status, start_day, created_at, matures_day, auto_renew, renewed_from)
+      select a.user_id, a.product, a.amount, 'confirming', ${next}::date, ${now}::timestamptz,
+        ${next}::date + ${termOf('a.product')}, true, a.id
+      from accepted a join consumed c on c.user_id = a.user_id
+      returning user_id, id, renewed_from, principal
+    ),
+    changed as (
+      update orders o set
+        status = case when c.id is null then 'redeemable' else 'renewed' end,
+        renewed_to = c.id,
+        closed_at = case when c.id is null then o.closed_at else ${now}::timestamptz end
+      from ranked r left join created c on c.user_id = r.user_id and c.renewed_from = r.id
+      where o.user_id = r.user_id and o.id = r.id
+      returning o.user_id, o.id, o.principal, o.income, c.id as renewal, c.principal as renewed,
+        -- Accepted but not renewed: a buy took the quota meanwhile.
+        case when c.id is null then case r.outcome when 'renew' then 'quota' else r.outcome end end as refused
+    ),
+    told_renewed as (${noticesFrom(
+      'order_renewed',
+      sql`select user_id, id::text as key, jsonb_build_object('order', id::text, 'renewal', renewal::text,
+          'principal', ${decimalText('renewed')}, 'income', ${decimalText('income')}, 'day', ${next}::text) as params
+        from changed where renewal is not null`,
+      now,
+    )}),
+    told_redeemable as (${noticesFrom(
+      'order_redeemable',
+      sql`select user_id, id::text as key, jsonb_build_object('order', id::text,
+          'principal', ${decimalText('principal')}, 'income', ${decimalText('income')})
+          || case refused
+            when 'quota' then jsonb_build_object('reason', refused, 'limit', ${formatUnits(terms.dailyQuota)}::text)
+            when 'minimum' then jsonb_build_object('reason', refused, 'limit', ${formatUnits(terms.minimum)}::text)
+            else '{}'::jsonb end as params
+        from changed where renewal is null`,
+      now,
+    )})
+    select count(*) as matured, count(renewal) as renewed from changed`.execute(trx);
+  return { matured: Number(rows[0]?.matured ?? 0n), renewed: Number(rows[0]?.renewed ?? 0n) };
+}
+
+/**
+ * Fixed orders whose last day accrued mature (renewed or redeemable, `matureFixed`); 360-day
+ * orders end and repay. Each holder is told, in the statement that changes the order.
+ */
+async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean, terms: RenewalTerms) {
+  const next = addDays(day, 1);
+  const { matured, renewed } = fixedPaid ? await matureFixed(trx, day, now, terms) : { matured: 0, renewed: 0 };
   const ended = await moveWithinUsers(trx, {
     changes: sql`
       update orders set status = 'ended', closed_at = ${now}
@@ -181,7 +265,7 @@ async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean) {
     ref: `settlement:${day}:term_end`,
     at: now,
   });
-  return { matured: Number(matured.rows[0]?.n ?? 0n), ended };
+  return { matured, renewed, ended };
 }
 
 /** Orders bought on `day` are recorded; from the next day on they are in progress. */
@@ -206,7 +290,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   const started = Date.now();
   const now = ctx.clock.now();
   if ((await dayStatus(ctx, day)) === 'done') {
-    const nothing = { fixed: 0, staticRows: 0, rebates: 0, released: 0, matured: 0, ended: 0 };
+    const nothing = { fixed: 0, staticRows: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
@@ -251,7 +335,10 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     })(),
   ]);
   const released = await step('release', (trx) => releaseLockups(trx, day, now));
-  const { matured, ended } = await step('mature', (trx) => mature(trx, day, now, fixed !== null));
+  // A renewal is a subscription of the next day: that day's minimum and quota apply.
+  const { matured, renewed, ended } = await step('mature', async (trx) =>
+    mature(trx, day, now, fixed !== null, await earnParams(trx, ctx.config.earn, addDays(day, 1))),
+  );
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
@@ -292,6 +379,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
     rebates: rebates.rows,
     released,
     matured,
+    renewed,
     ended,
     shortfall,
     durationMs,

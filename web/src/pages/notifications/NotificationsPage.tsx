@@ -1,7 +1,7 @@
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { NOTICE_TARGETS, noticeWording } from '../../../../contract/noticeWording.ts';
+import { noticeTarget, noticeWording } from '../../../../contract/noticeWording.ts';
 import type { Notice } from '../../../../contract/notifications.ts';
 import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -21,7 +21,7 @@ export function NotificationsPage() {
 
   const open = (notice: Notice) => {
     if (!notice.read) void markRead.send({ id: notice.id });
-    navigate(NOTICE_TARGETS[notice.kind]);
+    navigate(noticeTarget(notice));
   };
 
   return (

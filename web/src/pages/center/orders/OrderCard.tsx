@@ -18,6 +18,7 @@ const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'wa
   redemption_successful: 'success',
   reinvested: 'primary',
   ended: 'default',
+  renewed: 'default',
 };
 
 /**
