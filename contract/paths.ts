@@ -55,4 +55,7 @@ export const PATHS = {
   notifications: '/api/notifications',
   notificationsUnread: '/api/notifications/unread',
   notificationsRead: '/api/notifications/read',
+  pushKey: '/api/push/key',
+  pushSubscribe: '/api/push/subscribe',
+  pushUnsubscribe: '/api/push/unsubscribe',
 } as const;

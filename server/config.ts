@@ -74,6 +74,15 @@ export type Config = {
   sessionCacheMs: number;
   /** Buys arriving within this many ms share one statement and one commit (group commit); 0 sends each alone. */
   buyBatchMs: number;
+  /** Web Push: who the push services may contact about this server (VAPID subject, mailto: or https:). */
+  vapidSubject: string;
+  /** How often the process running the scheduler sends new notices to push subscriptions (ms); 0: never. */
+  pushIntervalMs: number;
+  /**
+   * Push addresses on this machine or its network, and over http, are accepted: only while PUBLIC_URL
+   * is itself local (a laptop, the tests). A public server sends only to public https addresses.
+   */
+  pushLocalEndpoints: boolean;
 };
 
 /** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
@@ -163,6 +172,12 @@ function envRedisUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   if (value !== undefined && (!URL.canParse(value) || !/^rediss?:$/.test(new URL(value).protocol))) {
     refuse(name, 'a redis:// or rediss:// address', value);
   }
+  return value;
+}
+
+function envVapidSubject(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const value = envString(env, name, fallback);
+  if (!URL.canParse(value) || !/^(mailto|https):$/.test(new URL(value).protocol)) refuse(name, 'a mailto: or https: address', value);
   return value;
 }
 
@@ -317,6 +332,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paramsCacheMs: envInt(env, 'PARAMS_CACHE_MS', 1000),
     sessionCacheMs: Math.min(envInt(env, 'SESSION_CACHE_MS', 1000), 1000),
     buyBatchMs: envInt(env, 'BUY_BATCH_MS', 1),
+    vapidSubject: envVapidSubject(env, 'VAPID_SUBJECT', `mailto:push@${new URL(publicUrl).hostname}`),
+    pushIntervalMs: envInt(env, 'PUSH_INTERVAL_MS', 5000),
+    pushLocalEndpoints: isLocalHost(new URL(publicUrl).hostname),
     team: parseTeamRules({
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: env.LEVEL_THRESHOLDS || '1000,10000,50000,200000,1000000',

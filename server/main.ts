@@ -3,6 +3,7 @@ import { listenMetrics } from './operator/observability.ts';
 import { loadConfig } from './config.ts';
 import { connect } from './db/connect.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startPushDispatcher } from './notify/push.ts';
 import { systemClock } from './platform/clock.ts';
 import { seedDemoData } from './platform/seed.ts';
 import { startScheduler } from './settlement/scheduler.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx);
 
   let stopScheduler = () => {};
+  let stopPush = () => {};
   let closeMetrics = async () => {};
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     stopScheduler();
+    stopPush();
     await closeMetrics();
     await app.close();
     await handle.close();
@@ -47,6 +50,8 @@ async function main(): Promise<void> {
     app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
   }
   stopScheduler = startScheduler(ctx, app.log, app.metrics);
+  // Web Push goes out where the scheduled work runs (the scheduler's process in a deployment).
+  if (config.settlementIntervalMs > 0) stopPush = startPushDispatcher(ctx, app.log);
   app.log.info(
     { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },
     `${config.appName} listening on http://localhost:${config.port}`,

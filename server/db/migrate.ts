@@ -19,6 +19,7 @@ import * as m0015 from './migrations/0015_buy_batch.ts';
 import * as m0016 from './migrations/0016_proof_leaves_by_day.ts';
 import * as m0017 from './migrations/0017_notifications.ts';
 import * as m0018 from './migrations/0018_income_by_day.ts';
+import * as m0019 from './migrations/0019_push.ts';
 import * as m0020 from './migrations/0020_auto_renew.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0016_proof_leaves_by_day': m0016,
   '0017_notifications': m0017,
   '0018_income_by_day': m0018,
+  '0019_push': m0019,
   '0020_auto_renew': m0020,
 };
 

@@ -263,8 +263,37 @@ interface NotificationsTable {
   read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+interface PushSubscriptionsTable {
+  user_id: Big;
+  id: ColumnType<bigint, never, never>;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  language: string;
+  after_id: Big;
+  created_at: Timestamp;
+}
+
+interface PushDeliveriesTable {
+  user_id: Big;
+  subscription_id: Big;
+  notification_id: Big;
+  claimed_at: ColumnType<Date, Date | undefined, Date>;
+  status: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+interface PushKeysTable {
+  id: ColumnType<boolean, boolean | undefined, boolean>;
+  public_key: string;
+  private_key: string;
+  created_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface Database {
   notifications: NotificationsTable;
+  push_subscriptions: PushSubscriptionsTable;
+  push_deliveries: PushDeliveriesTable;
+  push_keys: PushKeysTable;
   proof_nonces: ProofNoncesTable;
   proof_roots: ProofRootsTable;
   proof_leaves: ProofLeavesTable;

@@ -7,11 +7,12 @@ import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { listNotices, markRead, ownsNotice, unreadCount } from './notices.ts';
+import { pushRoutes } from './pushRoutes.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['notifications'];
 
-/** The holder's notification centre: the list, the unread count, marking read. */
+/** The holder's notification centre: the list, the unread count, marking read; Web Push (pushRoutes.ts). */
 export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     PATHS.notifications,
@@ -55,4 +56,6 @@ export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
       return sendAnswer(reply, answer);
     },
   );
+
+  await app.register(pushRoutes, { ctx });
 };
