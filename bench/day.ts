@@ -1,10 +1,11 @@
 /**
- * One whole settled day for N holders: settlement (fixed accrual, the pool's output, current
+ * Two whole settled days in a row for N holders: settlement (fixed accrual, the pool's output, current
  * cycles), the team's figures, rebates and lock-ups, maturities, and the proof of liabilities.
  *   npx tsx bench/day.ts [holders ...]            PostgreSQL (default 100000 1000000)
  *   BENCH_DAY_EMBEDDED="100000" npx tsx bench/day.ts   also on the embedded database (PGlite)
  *   BENCH_KEEP_SCHEMA=1    keeps each PostgreSQL schema, settled, to profile its statements
- * Each holder has one order (40% 30-day, 40% 360-day of which half reinvest, 20% current) and
+ * The second day is held to the goal: it is like every later day (history tables no longer empty,
+ * the team's figures replacing the day before's). Each holder has one order (40% 30-day, 40% 360-day of which half reinvest, 20% current) and
  * sits in a referral tree shaped like bench/team's (a 50-deep chain from holder 1, the rest
  * hung under earlier holders at pseudo-random places). Prints each step's time, the total, and
  * this process's peak memory; the work itself runs in the database. Sizes run in turn, so the
@@ -31,8 +32,9 @@ import { type Figure, int, report } from './report.ts';
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const embedded = (process.env.BENCH_DAY_EMBEDDED ?? '').split(' ').map(Number).filter((n) => n > 0);
-const DAY = '2026-11-10';
-const AS_OF = new Date('2026-11-11T01:00:00Z');
+/** Two days in a row: the first writes into empty history tables, the second is a day like any later one. */
+const DAYS = ['2026-11-10', '2026-11-11'] as const;
+const DAY_MS = 86_400_000;
 const CHAIN = 50;
 const GOALS = { postgres: { holders: 1_000_000, seconds: 30 }, pglite: { holders: 100_000, seconds: 60 } };
 const PEAK_GOAL_MIB = 500;
@@ -72,11 +74,25 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-type DayFigures = { populateS: number; noncesS: number; totalS: number; steps: Record<string, number>; peakMiB: number; ledger: boolean; rebates: number };
+type Settled = { totalS: number; steps: Record<string, number>; rebates: number };
+type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean };
+
+/** Settles `day` as the scheduler would an hour after it ends: the day, then the current cycles due. */
+async function settleOne(ctx: AppContext, day: string): Promise<Settled> {
+  const asOf = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS + 3_600_000);
+  ctx.clock.set(asOf);
+  const start = performance.now();
+  const report = await settleDay(ctx, day);
+  const cyclesStart = performance.now();
+  await settleCurrentCycles(ctx, asOf);
+  const end = performance.now();
+  const steps = { ...(report.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
+  return { totalS: (end - start) / 1000, steps, rebates: report.rebates };
+}
 
 async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
   await migrateToLatest(handle.db);
-  const ctx = { ...benchContext(handle.db, `${DAY}T23:00:00Z`), dbKind: handle.kind };
+  const ctx = { ...benchContext(handle.db, `${DAYS[0]}T23:00:00Z`), dbKind: handle.kind };
   const populateStart = performance.now();
   await insertUsers(ctx, holders);
   await insertOrdersAndFund(ctx.db, holders, holders);
@@ -87,16 +103,12 @@ async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
   await ensureNonces(ctx.db);
   const noncesS = (performance.now() - noncesStart) / 1000;
   peakRss = 0;
-  const start = performance.now();
-  const day = await settleDay(ctx, DAY);
-  const cyclesStart = performance.now();
-  await settleCurrentCycles(ctx, AS_OF);
-  const end = performance.now();
+  const days: Settled[] = [];
+  for (const day of DAYS) days.push(await settleOne(ctx, day));
   // PGlite runs in this thread and may starve the sampler: take one more sample at the end.
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  const steps = { ...(day.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
   const check = await checkLedger(ctx.db);
-  return { populateS, noncesS, totalS: (end - start) / 1000, steps, peakMiB: peakRss / 2 ** 20, ledger: check.ok, rebates: day.rebates };
+  return { populateS, noncesS, days, peakMiB: peakRss / 2 ** 20, ledger: check.ok };
 }
 
 /** The PostgreSQL settings the day is most sensitive to, printed beside its figures. */
@@ -152,17 +164,25 @@ for (const [kind, holders] of runs) {
   const of = `${kind}, ${int(holders)} holders`;
   const goal = GOALS[kind];
   const atGoalSize = holders === goal.holders;
-  if (kind === 'postgres') perHolder.push((result.totalS / holders) * 1e6);
-  const stepText = Object.entries(result.steps).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+  // The second day is the one every later day is like (history tables no longer empty): it is
+  // the figure held to the goal and compared between sizes.
+  const steady = result.days.at(-1) as Settled;
+  if (kind === 'postgres') perHolder.push((steady.totalS / holders) * 1e6);
+  result.days.forEach((settled, i) => {
+    const stepText = Object.entries(settled.steps).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
+    const which = `day ${i + 1} (${DAYS[i]})`;
+    figures.push(
+      {
+        benchmark: 'day',
+        figure: `${of}: ${which} whole day s`,
+        value: settled.totalS.toFixed(2),
+        ...(atGoalSize ? { goal: `<= ${goal.seconds}`, met: settled.totalS <= goal.seconds } : {}),
+      },
+      { benchmark: 'day', figure: `${of}: ${which} steps s (fixed runs beside static and team)`, value: stepText },
+      { benchmark: 'day', figure: `${of}: ${which} rebate rows`, value: int(settled.rebates) },
+    );
+  });
   figures.push(
-    {
-      benchmark: 'day',
-      figure: `${of}: whole day s`,
-      value: result.totalS.toFixed(2),
-      ...(atGoalSize ? { goal: `<= ${goal.seconds}`, met: result.totalS <= goal.seconds } : {}),
-    },
-    { benchmark: 'day', figure: `${of}: steps s (fixed runs beside static and team)`, value: stepText },
-    { benchmark: 'day', figure: `${of}: rebate rows`, value: int(result.rebates) },
     kind === 'postgres'
       ? {
           benchmark: 'day',

@@ -89,10 +89,15 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
   return rows.length === 0;
 }
 
-/** The step's candidates as income lines of its day and kind. */
+/**
+ * The step's candidates as income lines of its day and kind, in the primary key's order: a step's
+ * lines (a rebate's receivers above all) come in no particular order, and a million keys put
+ * into a large index at random places cost twice what sorting them first does.
+ */
 const insertLines = (step: IncomeStep) => sql`
   insert into income (user_id, order_id, day, kind, amount, inputs)
-  select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates`;
+  select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates
+  order by user_id, order_id`;
 
 /**
  * A first run: every candidate is new, so it is paid as it is. A plain insert costs a third less

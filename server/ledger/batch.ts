@@ -73,9 +73,12 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
       where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
       returning id
     ),
+    -- In key order, like the balances: the lines come grouped in no order, and a million postings
+    -- put into the primary key at random places cost more than sorting them first.
     batch_postings as (
       insert into postings (entry_id, user_id, asset, kind, amount)
       select e.id, m.user_id, m.asset, m.kind, m.amount from batch_entry e cross join batch_merged m
+      order by ${sql.raw(KEY_ORDER)}
       returning 1
     ),
     -- Reads batch_entry: an unbalanced batch, which has no entry, moves nothing.

@@ -53,7 +53,10 @@ export async function notifyDayIncome(trx: Transaction<Database>, day: string, a
     from income
     where day = ${day}::date
     group by user_id
-    having sum(amount) > 0`.execute(trx);
+    having sum(amount) > 0
+    -- In the keys' order: grouped by hash, the notices went into the indexes at random places,
+    -- which cost twice as much on the second day (22 s against 10 s at a million holders).
+    order by user_id`.execute(trx);
   return Number(result.numAffectedRows ?? 0n);
 }
 

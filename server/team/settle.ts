@@ -91,6 +91,8 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
       select r.user_id, ${day}::date, r.own, r.quantity, r.members::int, r.direct::int, ${effective}, ${level}
       from team_roll r
       where ${listed('r')}
+      -- team_roll is by depth: in the key's order the index is written front to back.
+      order by r.user_id
       returning 1
     )
     select count(*) as n from inserted`.execute(trx);
@@ -232,6 +234,7 @@ function lockupsOf(day: string, team: TeamConfig) {
       from (select user_id, sum(amount)::bigint as amount from paid group by user_id) r
       left join team_stats ts on ts.user_id = r.user_id
       where r.amount > 0
+      order by r.user_id
       on conflict (user_id, day) do nothing
     )`;
 }
