@@ -145,6 +145,16 @@ export class EarnPage {
     return order.getByRole('switch', { name: /^Reinvestment/ });
   }
 
+  /** The 30-day auto-renew switch: on an order card, or (no order) in the subscribe form. */
+  autoRenewSwitch(scope: Locator = this.form('30 days')) {
+    return scope.getByRole('switch', { name: /^Auto-renew/ });
+  }
+
+  /** An order card's link to the order it renewed into, or was renewed from. */
+  renewalLink(order: Locator, direction: 'to' | 'from') {
+    return order.getByRole('link', { name: direction === 'to' ? /^Renewed as order #\d+$/ : /^Renewed from order #\d+$/ });
+  }
+
   get ordersSection() {
     return this.page.getByRole('region', { name: 'My orders' });
   }
@@ -170,6 +180,11 @@ export class EarnPage {
   async gotoThirtyDays(): Promise<void> {
     await this.page.goto(`${this.baseUrl}/#/thirtydays`);
     await this.page.getByRole('heading', { level: 1, name: '30-day financial record' }).waitFor();
+  }
+
+  /** The order a link named, shown first in the 30-day record. */
+  get focusedOrder() {
+    return this.page.getByRole('list', { name: 'This order' }).getByRole('listitem');
   }
 
   get thirtyDayOrders() {

@@ -28,6 +28,10 @@ export const useOrders = (list: OrderListName, query: OrderQuery) =>
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 
+/** One of the user's orders, by id (a notice's link lands on it). */
+export const useOrder = (id: string) =>
+  useQuery({ queryKey: queryKeys.order(id), queryFn: ({ signal }) => apiGet<Order>(PATHS.product, { id }, { signal }) });
+
 export const useRewardLog = (kind: string) =>
   useInfiniteQuery({
     queryKey: queryKeys.rewardLog(kind),
@@ -52,7 +56,7 @@ const EARN_QUERIES = [queryKeys.earn, queryKeys.wallet, queryKeys.userInfo, quer
 export const useBuy = () =>
   useIdempotentAction<BuyBody, Order>({
     run: (body, idempotencyKey) => apiPost<Order>(PATHS.productBuy, body, { idempotencyKey }),
-    fingerprint: (body) => `buy|${body.product}|${body.amount}`,
+    fingerprint: (body) => `buy|${body.product}|${body.amount}|${body.autoRenew ?? ''}`,
     invalidate: EARN_QUERIES,
   });
 
@@ -70,12 +74,23 @@ export const useClaim = () =>
     invalidate: EARN_QUERIES,
   });
 
-/** The four things one can do to an order. */
-export type OrderAction = 'redeemCurrent' | 'redeemRegular' | 'oneRebuy' | 'cancelRebuy';
+/** The things one can do to an order: redeem, the 360-day reinvestment and the 30-day auto-renew switches. */
+export type OrderAction = 'redeemCurrent' | 'redeemRegular' | 'oneRebuy' | 'cancelRebuy' | 'autoRenewOn' | 'autoRenewOff';
+
+/** Each action's call: its path and what it sends besides the order's id. */
+const ACTION_CALLS: Record<OrderAction, { path: string; body?: object }> = {
+  redeemCurrent: { path: PATHS.redeemCurrent },
+  redeemRegular: { path: PATHS.redeemRegular },
+  oneRebuy: { path: PATHS.oneRebuy },
+  cancelRebuy: { path: PATHS.cancelRebuy },
+  autoRenewOn: { path: PATHS.autoRenew, body: { autoRenew: true } },
+  autoRenewOff: { path: PATHS.autoRenew, body: { autoRenew: false } },
+};
 
 export const useOrderAction = () =>
   useIdempotentAction<{ action: OrderAction; orderId: string }, Order>({
-    run: ({ action, orderId }, idempotencyKey) => apiPost<Order>(PATHS[action], { orderId }, { idempotencyKey }),
+    run: ({ action, orderId }, idempotencyKey) =>
+      apiPost<Order>(ACTION_CALLS[action].path, { orderId, ...ACTION_CALLS[action].body }, { idempotencyKey }),
     fingerprint: ({ action, orderId }) => `${action}|${orderId}`,
     invalidate: EARN_QUERIES,
   });

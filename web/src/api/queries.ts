@@ -17,6 +17,7 @@ export const queryKeys = {
   earn: ['earn'] as const,
   productInfo: ['earn', 'productInfo'] as const,
   orders: (list: string, filter: object) => ['earn', 'orders', list, filter] as const,
+  order: (id: string) => ['earn', 'order', id] as const,
   rewardLog: (kind: string) => ['earn', 'rewardLog', kind] as const,
   dailyIncome: ['earn', 'dailyIncome'] as const,
   /** Every team query starts with this key: network income, its lock-ups, invitation records. */

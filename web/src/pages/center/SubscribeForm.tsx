@@ -4,7 +4,7 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
-import type { Product } from '../../../../contract/products.ts';
+import { type Product, renews } from '../../../../contract/products.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useBuy } from '../../api/earn.ts';
@@ -15,8 +15,9 @@ import { AmountField } from '../../components/AmountField.tsx';
 
 /**
  * The subscribe form of one product: quantity with Max, the limits (available, quota left,
- * minimum), a live income preview, the checks before sending, a confirmation, then the order.
- * Until an inviter is bound it shows the bind step instead.
+ * minimum), a live income preview, for the 30-day product the auto-renew switch (off unless the
+ * holder turns it on), the checks before sending, a confirmation, then the order. Until an
+ * inviter is bound it shows the bind step instead.
  */
 export function SubscribeForm({
   product,
@@ -33,6 +34,8 @@ export function SubscribeForm({
 }) {
   const { t } = useTranslation();
   const [error, setError] = useState<string | null>(null);
+  const renewable = renews(product);
+  const [autoRenew, setAutoRenew] = useState(false);
   const busy = useRef(false);
   const { send, sending } = useBuy();
   const name = t(`product.${product}.name`);
@@ -55,12 +58,12 @@ export function SubscribeForm({
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t('earn.confirmBuy', { amount: check.amount, product: name }),
+        content: t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: check.amount, product: name }),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });
       if (!confirmed) return;
-      if (!(await send({ product, amount: check.amount }))) return;
+      if (!(await send(renewable ? { product, amount: check.amount, autoRenew } : { product, amount: check.amount }))) return;
       Toast.show({ content: t('common.paymentSuccess'), icon: 'success', duration: TOAST_MS });
       onInput('');
     } finally {
@@ -88,6 +91,26 @@ export function SubscribeForm({
           <p className="field__note">{t('earn.quotaLeft', { amount: formatAmount(info.quotaLeft) })}</p>
           <p className="field__note">{t('earn.belowMinimum', { amount: formatFigure(info.minimum) })}</p>
           <Preview product={product} info={info} amount={amount} />
+          {renewable && (
+            <div className="subscribe__renew">
+              <button
+                type="button"
+                role="switch"
+                className="toggle"
+                aria-checked={autoRenew}
+                aria-describedby={`renew-hint-${product}`}
+                onClick={() => setAutoRenew((on) => !on)}
+              >
+                <span className="toggle__text">{t('earn.autoRenew')}</span>
+                <span className="toggle__track" aria-hidden="true">
+                  <span className="toggle__thumb" />
+                </span>
+              </button>
+              <p className="field__note" id={`renew-hint-${product}`}>
+                {t('earn.autoRenewHint')}
+              </p>
+            </div>
+          )}
           <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
             {t('earn.subscribe')}
           </Button>

@@ -4,25 +4,45 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
-import { isActive, kindOf } from '../../../../../contract/products.ts';
+import { isActive, kindOf, renews } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../../../contract/format.ts';
 import { TOAST_MS } from '../../../api/client.ts';
 import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
 
-/** What an order offers now: current redeems any time, 30-day once redeemable; 360-day reinvests. */
-function actionsOf(order: Order): { redeem: OrderAction | null; reinvest: boolean } {
+/**
+ * What an order offers now: current redeems any time, 30-day once redeemable and switches
+ * auto-renew while it runs; 360-day reinvests.
+ */
+function actionsOf(order: Order): { redeem: OrderAction | null; reinvest: boolean; autoRenew: boolean } {
   const active = isActive(order.status);
-  if (kindOf(order) === 'flexible') return { redeem: active ? 'redeemCurrent' : null, reinvest: false };
-  if (kindOf(order) === 'fixed') return { redeem: order.status === 'redeemable' ? 'redeemRegular' : null, reinvest: false };
-  return { redeem: null, reinvest: active };
+  if (kindOf(order) === 'flexible') return { redeem: active ? 'redeemCurrent' : null, reinvest: false, autoRenew: false };
+  if (kindOf(order) === 'fixed') {
+    return { redeem: order.status === 'redeemable' ? 'redeemRegular' : null, reinvest: false, autoRenew: active && renews(order.product) };
+  }
+  return { redeem: null, reinvest: active, autoRenew: false };
 }
 
-/** Redeem, and the reinvestment switch of a 360-day order: each confirmed, then done once. */
+/** An on/off switch of an order, labelled with the order. */
+function OrderSwitch({ text, label, on, disabled, onClick }: { text: string; label: string; on: boolean; disabled: boolean; onClick: () => void }) {
+  return (
+    <button type="button" role="switch" className="toggle" aria-checked={on} aria-label={`${text} · ${label}`} disabled={disabled} onClick={onClick}>
+      <span className="toggle__text">{text}</span>
+      <span className="toggle__track" aria-hidden="true">
+        <span className="toggle__thumb" />
+      </span>
+    </button>
+  );
+}
+
+/**
+ * Redeem, the reinvestment switch of a 360-day order and the auto-renew switch of a 30-day one:
+ * each confirmed, then done once.
+ */
 export function OrderActions({ order, label }: { order: Order; label: string }) {
   const { t } = useTranslation();
   const busy = useRef(false);
   const { send, sending } = useOrderAction();
-  const { redeem, reinvest } = actionsOf(order);
+  const { redeem, reinvest, autoRenew } = actionsOf(order);
 
   const run = async (action: OrderAction, question: string) => {
     if (busy.current) return;
@@ -44,28 +64,34 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
     }
   };
 
-  if (!redeem && !reinvest) return null;
+  if (!redeem && !reinvest && !autoRenew) return null;
   return (
     <div className="order__actions">
       {reinvest && (
-        <button
-          type="button"
-          role="switch"
-          className="toggle"
-          aria-checked={order.reinvest}
-          aria-label={`${t('earn.orders.reinvest')} · ${label}`}
+        <OrderSwitch
+          text={t('earn.orders.reinvest')}
+          label={label}
+          on={order.reinvest}
           disabled={sending}
           onClick={() =>
             void (order.reinvest
               ? run('cancelRebuy', t('earn.orders.confirmCancelReinvest'))
               : run('oneRebuy', t('earn.orders.confirmReinvest')))
           }
-        >
-          <span className="toggle__text">{t('earn.orders.reinvest')}</span>
-          <span className="toggle__track" aria-hidden="true">
-            <span className="toggle__thumb" />
-          </span>
-        </button>
+        />
+      )}
+      {autoRenew && (
+        <OrderSwitch
+          text={t('earn.autoRenew')}
+          label={label}
+          on={order.autoRenew}
+          disabled={sending}
+          onClick={() =>
+            void (order.autoRenew
+              ? run('autoRenewOff', t('earn.orders.confirmCancelAutoRenew'))
+              : run('autoRenewOn', t('earn.orders.confirmAutoRenew')))
+          }
+        />
       )}
       {redeem && (
         <Button

@@ -1,5 +1,6 @@
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { Order } from '../../../../../contract/earn.ts';
 import type { OrderStatus } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../../../contract/format.ts';
@@ -24,7 +25,8 @@ const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'wa
 /**
  * One order: product and number, status, quantity, income, redeemable quantity, participation
  * time, remaining days, a live countdown (to redemption, or to the end of the current cycle),
- * power for 360-day, and what can be done with it.
+ * power for 360-day, the orders a 30-day renewal links (each opening in the 30-day record), and
+ * what can be done with it.
  */
 export function OrderCard({ order }: { order: Order }) {
   const { t } = useTranslation();
@@ -58,6 +60,20 @@ export function OrderCard({ order }: { order: Order }) {
           value={<time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>}
         />
       </dl>
+      {(order.renewedFrom || order.renewedTo) && (
+        <div className="order__links">
+          {order.renewedFrom && (
+            <Link className="text-link" to={`/thirtydays?order=${order.renewedFrom}`}>
+              {t('earn.orders.renewedFrom', { id: order.renewedFrom })}
+            </Link>
+          )}
+          {order.renewedTo && (
+            <Link className="text-link" to={`/thirtydays?order=${order.renewedTo}`}>
+              {t('earn.orders.renewedTo', { id: order.renewedTo })}
+            </Link>
+          )}
+        </div>
+      )}
       <OrderActions order={order} label={label} />
     </li>
   );
