@@ -7,7 +7,7 @@ import { coefficientScaled, type EarnParams, earnParams, productRates } from '..
 import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
-import { buildProofs } from '../proof/build.ts';
+import { buildProofs, ensureNonces } from '../proof/build.ts';
 import { payRebates, refreshTeamStats, releaseLockups } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
@@ -320,9 +320,17 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
   // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
   // second connection: a day takes the longer of the two, not their sum. The team's figures come
-  // after the pool's output, whose reinvested shares add to what members hold.
+  // after the pool's output, whose reinvested shares add to what members hold. The proof's nonces
+  // for new holders are drawn on the first connection too, once the fixed accrual is done: its
+  // pass over every account is then off the day's longer path.
   const [fixed, { statics, rebates }] = await Promise.all([
-    attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null),
+    (async () => {
+      const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
+      const begun = performance.now();
+      await ensureNonces(ctx.db);
+      steps.nonces = Math.round(performance.now() - begun);
+      return paid;
+    })(),
     (async () => {
       const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
       // The rules in force on the day settled, not today's: a later change never reaches back.
@@ -353,7 +361,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
       step('notify', (trx) => notifyDayIncome(trx, day, now)),
       (async () => {
         const begun = performance.now();
-        await buildProofs(ctx, day);
+        await buildProofs(ctx, day, { noncesDrawn: true });
         steps.proof = Math.round(performance.now() - begun);
       })(),
     ]);
