@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { LANGUAGES } from './languages.ts';
+import { LANGUAGES, type LanguageKey } from './languages.ts';
 
 /**
  * Web Push, opt-in (issue 20): a holder's browser subscribes with the server's VAPID public key
@@ -28,7 +28,8 @@ export const PushSubscribeBody = Type.Object(
       },
       { additionalProperties: false },
     ),
-    language: Type.Union(LANGUAGES.map((l) => Type.Literal(l.key))),
+    /** The app's language key: the notices are worded in it. */
+    language: Type.Unsafe<LanguageKey>(Type.Union(LANGUAGES.map((l) => Type.Literal(l.key)))),
   },
   { additionalProperties: false },
 );

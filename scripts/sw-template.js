@@ -58,3 +58,39 @@ self.addEventListener('fetch', (event) => {
   }
   event.respondWith(asset(request));
 });
+
+// Web Push (the holder switched it on under My): the server sends each new notice, worded in the
+// holder's language, as { title, body, url, tag } (contract/push.ts's PushPayload).
+self.addEventListener('push', (event) => {
+  let notice;
+  try {
+    notice = event.data ? event.data.json() : null;
+  } catch {
+    notice = null;
+  }
+  if (!notice || typeof notice.title !== 'string') return;
+  event.waitUntil(
+    self.registration.showNotification(notice.title, {
+      body: typeof notice.body === 'string' ? notice.body : '',
+      icon: '/icon-192.png',
+      badge: '/icon-192.png',
+      tag: typeof notice.tag === 'string' ? notice.tag : undefined,
+      data: { url: typeof notice.url === 'string' && notice.url.startsWith('/') ? notice.url : '/#/notifications' },
+    }),
+  );
+});
+
+/** Opening a notification: the app's window, focused, at the screen the notice is about. */
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/#/notifications', self.location.origin).href;
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
+      const app = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (!app) return self.clients.openWindow(url);
+      // The screens live in the hash: the app moves there itself (lib/serviceWorker.ts), no reload.
+      app.postMessage({ type: 'open', url });
+      return app.focus();
+    }),
+  );
+});

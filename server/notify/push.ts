@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql, type Transaction } from 'kysely';
 import webpush from 'web-push';
 import { isLanguageKey, type LanguageKey } from '../../contract/languages.ts';
-import { NOTICE_TARGETS } from '../../contract/noticeWording.ts';
+import { noticeTarget } from '../../contract/noticeWording.ts';
 import type { NoticeKind } from '../../contract/notifications.ts';
 import type { PushPayload, PushSubscribeBody } from '../../contract/push.ts';
 import type { AppContext } from '../context.ts';
@@ -143,7 +143,7 @@ export function pushPayload(claim: Pick<Claimed, 'notification_id' | 'language' 
   return {
     title: words.title,
     body: words.note ? `${words.text}\n${words.note}` : words.text,
-    url: `/#${NOTICE_TARGETS[claim.kind]}`,
+    url: `/#${noticeTarget(claim)}`,
     tag: `notice-${claim.notification_id}`,
   };
 }

@@ -31,6 +31,13 @@ export function registerServiceWorker(): void {
   window.addEventListener('load', () => {
     navigator.serviceWorker.register('/sw.js').then(watch, () => {});
   });
+  // Opening a push notification with the app open: the worker says which screen (scripts/sw-template.js).
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string; url?: string }>) => {
+    const { type, url } = event.data ?? {};
+    if (type !== 'open' || typeof url !== 'string' || !URL.canParse(url)) return;
+    const target = new URL(url);
+    if (target.origin === location.origin && target.hash.startsWith('#/')) location.hash = target.hash;
+  });
   let reloading = false;
   navigator.serviceWorker.addEventListener('controllerchange', () => {
     if (waiting && !reloading) {

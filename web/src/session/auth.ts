@@ -47,8 +47,12 @@ export async function loginWithStoredCode(): Promise<{ redirectRefer: string | n
   }
 }
 
-/** Revoke the session on the server, then forget it here. */
+/**
+ * Revoke the session on the server, then forget it here. Push notifications on this device stop
+ * first (the next holder to sign in here must not get this one's notices).
+ */
 export async function logoutEverywhere(): Promise<void> {
+  await import('../lib/push.ts').then(({ disablePush }) => disablePush()).catch(() => undefined);
   await apiPost(PATHS.logout, {}, { toast: false }).catch(() => undefined);
   sessionStore.clear();
 }

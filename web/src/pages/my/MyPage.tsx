@@ -13,6 +13,7 @@ import { AccountLinks } from '../sessions/AccountLinks.tsx';
 import { CodesCard } from './CodesCard.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
 import { ProfileCard } from './ProfileCard.tsx';
+import { PushCard } from './PushCard.tsx';
 import { ShareCard } from './ShareCard.tsx';
 import { TeamSection } from './TeamSection.tsx';
 import './my.css';
@@ -35,7 +36,8 @@ function ReinvestEntry() {
 
 /**
  * My: who the user is (level, effective), the invitation codes and the link to share, earnings
- * and their claims, network income, the way to reinvestment, and the team with its records.
+ * and their claims, network income, the way to reinvestment, notifications on this device (Web
+ * Push, opt-in), and the team with its records.
  */
 export function MyPage() {
   const { t } = useTranslation();
@@ -66,6 +68,7 @@ export function MyPage() {
         <ProofEntry />
         <ActivityEntry />
         <AccountLinks />
+        <PushCard />
         <TeamSection user={user} />
       </>
     );
