@@ -25,7 +25,7 @@ import { wordNotice } from './wording.ts';
 /** A browser may keep this many subscriptions per holder: the oldest beyond it go. */
 const MAX_SUBSCRIPTIONS = 10;
 /** Notices claimed per run of the dispatcher, and per subscription within it. */
-export const PUSH_BATCH = 200;
+const PUSH_BATCH = 200;
 const PER_SUBSCRIPTION = 20;
 /** Sends in flight at once. */
 const PARALLEL = 8;
@@ -134,10 +134,10 @@ type Claimed = {
   params: Record<string, string>;
 };
 
-export type PushReport = { claimed: number; sent: number; failed: number; removed: number };
+type PushReport = { claimed: number; sent: number; failed: number; removed: number };
 
 /** The notice in the subscription's language, and the app's route it opens. */
-export function pushPayload(claim: Pick<Claimed, 'notification_id' | 'language' | 'kind' | 'params'>): PushPayload {
+function pushPayload(claim: Pick<Claimed, 'notification_id' | 'language' | 'kind' | 'params'>): PushPayload {
   const language: LanguageKey = isLanguageKey(claim.language) ? claim.language : 'en';
   const words = wordNotice(language, claim);
   return {

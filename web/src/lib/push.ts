@@ -51,7 +51,7 @@ export async function sendSubscription(subscription: PushSubscription, language:
   await apiPost<PushStateData>(PATHS.pushSubscribe, body, { toast: false });
 }
 
-export type EnableResult = 'on' | 'denied' | 'dismissed' | 'failed';
+type EnableResult = 'on' | 'denied' | 'dismissed' | 'failed';
 
 /**
  * Asks the browser's permission (a prompt the first time), subscribes with the server's key and
