@@ -268,6 +268,12 @@ async function mature(trx: Trx, day: string, now: Date, fixedPaid: boolean, term
   return { matured, renewed, ended };
 }
 
+/** The last moment of `day` (UTC), or now if the day has not ended: cycles up to it are due. */
+function dayEnd(day: string, now: Date): Date {
+  const end = new Date(Date.parse(`${addDays(day, 1)}T00:00:00Z`) - 1);
+  return end < now ? end : now;
+}
+
 /** Orders bought on `day` are recorded; from the next day on they are in progress. */
 async function confirm(trx: Trx, day: string) {
   await sql`
@@ -320,15 +326,20 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
   // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
   // second connection: a day takes the longer of the two, not their sum. The team's figures come
-  // after the pool's output, whose reinvested shares add to what members hold. The proof's nonces
-  // for new holders are drawn on the first connection too, once the fixed accrual is done: its
-  // pass over every account is then off the day's longer path.
+  // after the pool's output, whose reinvested shares add to what members hold. The first
+  // connection then pays the current orders' cycles that ended by the day's end (they touch no
+  // order the other steps read, and add nothing to what members hold) and draws the proof's
+  // nonces for new holders: both off the day's longer path, and both before the day's notices
+  // and proof, which count them.
   const [fixed, { statics, rebates }] = await Promise.all([
     (async () => {
       const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
-      const begun = performance.now();
+      const cyclesBegun = performance.now();
+      await settleCurrentCycles(ctx, dayEnd(day, now));
+      const noncesBegun = performance.now();
+      steps.current = Math.round(noncesBegun - cyclesBegun);
       await ensureNonces(ctx.db);
-      steps.nonces = Math.round(performance.now() - begun);
+      steps.nonces = Math.round(performance.now() - noncesBegun);
       return paid;
     })(),
     (async () => {
