@@ -46,6 +46,15 @@ export type DayReport = {
   steps?: Record<string, number>;
 };
 
+export type SettleOptions = {
+  /**
+   * false: the day's income notices are not written (the other notices are: they are part of
+   * the statements that change orders and lock-ups). Only for bench/day, which settles a day
+   * without them to measure what they cost; the app always writes them.
+   */
+  incomeNotices?: boolean;
+};
+
 async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> {
   return transact(ctx.db, async (trx) => {
     await lockStep(trx, day, name);
@@ -292,7 +301,7 @@ async function dayStatus(ctx: AppContext, day: string) {
  * or a run resumed after a crash pays exactly once. If the treasury cannot cover the fixed
  * accrual, that step waits (status waiting_funds) and the day is tried again later.
  */
-export async function settleDay(ctx: AppContext, day: string): Promise<DayReport> {
+export async function settleDay(ctx: AppContext, day: string, options: SettleOptions = {}): Promise<DayReport> {
   const started = Date.now();
   const now = ctx.clock.now();
   if ((await dayStatus(ctx, day)) === 'done') {
@@ -369,7 +378,7 @@ export async function settleDay(ctx: AppContext, day: string): Promise<DayReport
   if (status === 'done') {
     // Both finish before the day answers, even when one fails: nothing of the day runs on after it.
     const outcomes = await Promise.allSettled([
-      step('notify', (trx) => notifyDayIncome(trx, day, now)),
+      options.incomeNotices === false ? Promise.resolve(0) : step('notify', (trx) => notifyDayIncome(trx, day, now)),
       (async () => {
         const begun = performance.now();
         await buildProofs(ctx, day, { noncesDrawn: true });
