@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { isLocalHost } from '../platform/network.ts';
+import { repeat } from '../platform/repeat.ts';
 import { wordNotice } from './wording.ts';
 
 /**
@@ -274,29 +275,16 @@ const HOUR_MS = 60 * 60 * 1000;
  */
 export function startPushDispatcher(ctx: AppContext, log: FastifyBaseLogger): () => void {
   if (ctx.config.pushIntervalMs <= 0) return () => {};
-  let running = false;
   let advancedAt = 0;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      let report: PushReport;
-      do {
-        report = await dispatchPush(ctx);
-        if (report.claimed > 0) log.info({ push: report }, 'push notifications sent');
-      } while (report.claimed === PUSH_BATCH);
-      if (Date.now() - advancedAt > HOUR_MS) {
-        await advancePushCursors(ctx.db);
-        advancedAt = Date.now();
-      }
-    } catch (error) {
-      log.error({ err: error }, 'push dispatch failed; will retry');
-    } finally {
-      running = false;
+  return repeat(ctx.config.pushIntervalMs, log, 'push dispatch failed; will retry', async () => {
+    let report: PushReport;
+    do {
+      report = await dispatchPush(ctx);
+      if (report.claimed > 0) log.info({ push: report }, 'push notifications sent');
+    } while (report.claimed === PUSH_BATCH);
+    if (Date.now() - advancedAt > HOUR_MS) {
+      await advancePushCursors(ctx.db);
+      advancedAt = Date.now();
     }
-  };
-  const timer = setInterval(() => void tick(), ctx.config.pushIntervalMs);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+  });
 }

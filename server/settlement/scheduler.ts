@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
+import { repeat } from '../platform/repeat.ts';
 import { checkTree } from '../team/tree.ts';
 import { settleDue } from './settle.ts';
 
@@ -21,39 +22,26 @@ type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge 
  */
 export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics: SchedulerMetrics): () => void {
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
-  let running = false;
   let checked = false;
   let purgedOn = '';
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const stop = metrics.settlementSeconds.startTimer({ step: 'due' });
-      const reports = await settleDue(ctx);
-      stop();
-      for (const report of reports) log.info({ settlement: report }, 'day settled');
-      // The ledger check reads every posting: run it at start and after each settled day.
-      if (!checked || reports.length > 0) {
-        const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
-        metrics.ledgerOk.set(check.ok && tree.ok ? 1 : 0);
-        if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
-        if (!tree.ok) log.error({ tree }, 'TREE CHECK FAILED: stale paths, a referral cycle or self-paid rebates');
-        checked = true;
-      }
-      // Housekeeping once a day per process; deleting what has expired twice is harmless.
-      const today = utcDay(ctx.clock.now());
-      if (purgedOn !== today) {
-        log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
-        purgedOn = today;
-      }
-    } catch (error) {
-      log.error({ err: error }, 'settlement failed; will retry');
-    } finally {
-      running = false;
+  return repeat(ctx.config.settlementIntervalMs, log, 'settlement failed; will retry', async () => {
+    const stop = metrics.settlementSeconds.startTimer({ step: 'due' });
+    const reports = await settleDue(ctx);
+    stop();
+    for (const report of reports) log.info({ settlement: report }, 'day settled');
+    // The ledger check reads every posting: run it at start and after each settled day.
+    if (!checked || reports.length > 0) {
+      const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
+      metrics.ledgerOk.set(check.ok && tree.ok ? 1 : 0);
+      if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
+      if (!tree.ok) log.error({ tree }, 'TREE CHECK FAILED: stale paths, a referral cycle or self-paid rebates');
+      checked = true;
     }
-  };
-  const timer = setInterval(() => void tick(), ctx.config.settlementIntervalMs);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    // Housekeeping once a day per process; deleting what has expired twice is harmless.
+    const today = utcDay(ctx.clock.now());
+    if (purgedOn !== today) {
+      log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
+      purgedOn = today;
+    }
+  });
 }
