@@ -91,6 +91,8 @@ async function audit(name: string, url: string, port: number, output: string): P
   const args = [
     '--yes', LIGHTHOUSE, url, '--output=json', `--output-path=${output}`, '--quiet',
     `--port=${port}`, '--disable-storage-reset',
+    // BENCH_KEEP=1: the trace too (<screen>-0.trace.json), to see what each long task ran.
+    ...(process.env.BENCH_KEEP ? ['--save-assets'] : []),
   ];
   try {
     await run('npx', args, { env: { ...process.env, CHROME_PATH: CHROME }, timeout: 600_000, maxBuffer: 64 * 2 ** 20 });
@@ -176,7 +178,7 @@ try {
   report(`Web: home route weight and Lighthouse on home, centre and wallet (build: ${build.note})`, figures);
 } finally {
   await server?.stop();
-  // BENCH_KEEP=1 keeps Lighthouse's reports (<screen>.json) to read its long tasks and insights.
+  // BENCH_KEEP=1 keeps Lighthouse's reports (<screen>.json) and traces to read its long tasks and insights.
   if (process.env.BENCH_KEEP) console.log(`reports kept in ${temp}`);
   else rmSync(temp, { recursive: true, force: true });
 }
