@@ -7,11 +7,19 @@ import { antdLocaleReady } from '../i18n/index.ts';
  * neither (a tenth of its JavaScript): its own figures arrive a moment later, in their
  * placeholder's place. It also waits for antd-mobile's texts in the holder's language (pickers,
  * pull to refresh), which the first paint does not need. Call it once per component, at module
- * level (each call is its own lazy).
+ * level (each call is its own lazy). `antdTexts: false` for a component that shows none of
+ * antd-mobile's texts (home's), so it does not load them.
  */
-export function withQueries<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
+export function withQueries<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  { antdTexts = true }: { antdTexts?: boolean } = {},
+): ComponentType<P> {
   return lazy(async () => {
-    const [Component, { QueryRoot }] = await Promise.all([load(), import('./queryRoot.tsx'), antdLocaleReady()]);
+    const [Component, { QueryRoot }] = await Promise.all([
+      load(),
+      import('./queryRoot.tsx'),
+      antdTexts ? antdLocaleReady() : undefined,
+    ]);
     return {
       default: (props: P) => (
         <QueryRoot>

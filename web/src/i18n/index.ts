@@ -19,21 +19,35 @@ const antdLocales: Record<string, () => Promise<{ default: object }>> = {
 };
 const antdEnglish = () => import('antd-mobile/es/locales/en-US');
 
-let antdLocaleSet: Promise<void> = Promise.resolve();
+/** The language antd-mobile's texts should be in, and their loading once a screen asked for them. */
+let antdLocaleKey: LanguageKey | undefined;
+let antdLocaleSet: Promise<void> | undefined;
 
-/**
- * antd-mobile's texts for a language, set in the background: the home route shows none of them,
- * so its first paint does not wait for them; screens that do wait (`antdLocaleReady`).
- */
-function setAntdLocale(key: LanguageKey): void {
-  antdLocaleSet = Promise.all([
+function loadAntdLocale(key: LanguageKey): Promise<void> {
+  return Promise.all([
     (antdLocales[key] ?? antdEnglish)(),
     import('antd-mobile/es/components/config-provider'),
-  ]).then(([locale, { setDefaultConfig }]) => setDefaultConfig({ locale: locale.default as never }));
+  ]).then(([locale, { setDefaultConfig }]) => {
+    // A language chosen while this one loaded sets its own texts.
+    if (key === antdLocaleKey) setDefaultConfig({ locale: locale.default as never });
+  });
 }
 
-/** Settles once antd-mobile's texts are those of the language last chosen. */
-export const antdLocaleReady = (): Promise<void> => antdLocaleSet;
+/**
+ * antd-mobile's texts follow the language. They load only once a screen that shows them asks
+ * (`antdLocaleReady`): the home route shows none, so neither its first paint nor the moments
+ * after it fetch and run them (two chunks and the library's configuration, five requests).
+ */
+function setAntdLocale(key: LanguageKey): void {
+  antdLocaleKey = key;
+  if (antdLocaleSet) antdLocaleSet = loadAntdLocale(key);
+}
+
+/** Settles once antd-mobile's texts are those of the language last chosen (loading them on first call). */
+export const antdLocaleReady = (): Promise<void> => {
+  antdLocaleSet ??= loadAntdLocale(antdLocaleKey ?? DEFAULT_LANGUAGE);
+  return antdLocaleSet;
+};
 
 /**
  * i18next wants BCP 47 tags (it would rewrite "zh-cn" as "zh-CN"), so it runs on each

@@ -7,12 +7,15 @@ import { LightButton } from '../../components/LightButton.tsx';
 import { useLanguage } from '../../i18n/index.ts';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
+import { useAfterFirstPaint } from '../../lib/afterFirstPaint.ts';
 import { DashboardView } from './DashboardView.tsx';
 
-const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard);
-const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine);
-const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry);
-const HomeBell = withQueries(async () => (await import('../../components/Bell.tsx')).Bell);
+// None shows antd-mobile's texts, so none waits for them.
+const light = { antdTexts: false };
+const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard, light);
+const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine, light);
+const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry, light);
+const HomeBell = withQueries(async () => (await import('../../components/Bell.tsx')).Bell, light);
 
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
@@ -27,6 +30,8 @@ export function HomePage() {
   const [panelWanted, setPanelWanted] = useState(false);
   const { signedIn, startAuthorisation, logout } = useSession();
   const phase = useStartup();
+  // The first paint shows the placeholders; the figures' chunks and answers are asked for after it.
+  const painted = useAfterFirstPaint();
   const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
 
   const enter = () => (signedIn ? navigate('/center') : void startAuthorisation());
@@ -41,7 +46,7 @@ export function HomePage() {
           {t('app.name')}
         </span>
         <span className="topbar__end">
-          {phase === 'ready' && signedIn && (
+          {painted && phase === 'ready' && signedIn && (
             <Suspense fallback={null}>
               <HomeBell />
             </Suspense>
@@ -57,9 +62,13 @@ export function HomePage() {
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
       {phase === 'ready' && signedIn ? (
-        <Suspense fallback={<DashboardView />}>
-          <Dashboard />
-        </Suspense>
+        painted ? (
+          <Suspense fallback={<DashboardView />}>
+            <Dashboard />
+          </Suspense>
+        ) : (
+          <DashboardView />
+        )
       ) : (
         phase !== 'signed-out' && (
           <section className="card card--empty" aria-busy="true">
@@ -87,15 +96,17 @@ export function HomePage() {
           </LightButton>
         )}
         {/* Last, as is the proof line: they appear once their answers arrive and move nothing. */}
-        {signedIn && phase === 'ready' && (
+        {painted && signedIn && phase === 'ready' && (
           <Suspense fallback={null}>
             <OperatorEntry />
           </Suspense>
         )}
       </div>
-      <Suspense fallback={null}>
-        <ProofLine />
-      </Suspense>
+      {painted && (
+        <Suspense fallback={null}>
+          <ProofLine />
+        </Suspense>
+      )}
       {panelWanted && (
         <Suspense fallback={null}>
           <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />
