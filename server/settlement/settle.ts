@@ -8,7 +8,7 @@ import { SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs, ensureNonces } from '../proof/build.ts';
-import { payRebates, refreshTeamStats, releaseLockups } from '../team/settle.ts';
+import { payRebatesPart, refreshTeamStats, releaseLockups, stageRebates } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
 import { transact } from '../db/transact.ts';
@@ -22,9 +22,11 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
 /**
  * The steps of a day, each with its own lock: one process at a time runs a given step of a
  * given day (the others wait, then find it paid), while steps that do not depend on each other
- * (the fixed accrual and the pool's output) run side by side.
+ * (the fixed accrual and the pool's output, the two parts of the rebates) run side by side.
  */
-const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify'] as const;
+const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1'] as const;
+/** The rebates are paid in two parts by receiver, each its own step, on two connections. */
+const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly StepName[];
 type StepName = (typeof STEPS)[number];
 const lockStep = (trx: Trx, day: string, name: StepName) =>
   sql`select pg_advisory_xact_lock(${7201100 + STEPS.indexOf(name)}, ${dayNumber(day)})`.execute(trx);
@@ -355,10 +357,18 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
       // The rules in force on the day settled, not today's: a later change never reaches back.
       const team = await teamRules(ctx.db, ctx.config.team, day);
-      const rebates = await attempt('team', async (trx) => {
+      await step('team', async (trx) => {
         await refreshTeamStats(trx, day, team);
-        return payRebates(trx, day, team, now);
-      }, none);
+        await stageRebates(trx, team);
+      });
+      // The rebates, the day's longest statement, in two parts on two connections: by now the
+      // first connection has usually finished its steps, so both cores work on them.
+      const parts = await Promise.all(
+        REBATE_PARTS.map((name, index) =>
+          attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
+        ),
+      );
+      const rebates = { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
       return { statics, rebates };
     })(),
   ]);

@@ -7,7 +7,7 @@ import { loadConfig } from '../config.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import type { Database } from '../db/schema.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { payRebates, refreshTeamStats } from './settle.ts';
+import { payRebates, payRebatesPart, refreshTeamStats, stageRebates } from './settle.ts';
 
 const DAY = '2026-11-10';
 const team = loadConfig({}).team;
@@ -158,44 +158,72 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
     );
   });
 
+  /**
+   * Plants a random forest with the day's static lines in a transaction, runs `pay` after the
+   * day's figures, checks the rebate lines against the path-by-path walk, and rolls back.
+   */
+  const rebatesProperty = (pay: (trx: Transaction<Database>) => Promise<void>) =>
+    fc.asyncProperty(forest, fc.array(fc.integer({ min: 0, max: 5_000_000 }), { maxLength: 60 }), async (spec, earnings) => {
+      await t.ctx.db
+        .transaction()
+        .execute(async (trx) => {
+          const ids: bigint[] = [];
+          const paths: bigint[][] = [];
+          for (const [i, member] of spec.entries()) {
+            const id = BigInt(nextId++);
+            const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
+            const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
+            ids.push(id);
+            paths.push(path);
+            await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
+              values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(trx);
+            for (const order of member.orders) {
+              await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
+                values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
+                  ${DAY}::date, now(), '2027-12-31')`.execute(trx);
+            }
+          }
+          // The day's static lines: one per order of the new members, of the drawn amounts.
+          await sql`
+            insert into income (user_id, order_id, day, kind, amount, inputs)
+            select o.user_id, o.id, ${DAY}::date, 'static', (${earnings}::bigint[])[1 + (row_number() over (order by o.id))::int % greatest(${earnings.length}, 1)], '{}'
+            from orders o where o.user_id = any(${ids}::bigint[]) and ${earnings.length} > 0`.execute(trx);
+          await refreshTeamStats(trx, DAY, team);
+          const expected = await rebatesByPaths(trx);
+          await pay(trx);
+          expect(await rebatesPaid(trx)).toEqual(expected);
+          // Each receiver's lock-up of the day holds what their lines paid, however they were paid.
+          const { rows } = await sql<{ n: bigint }>`
+            select count(*) as n from (select user_id, sum(amount) as paid from income
+              where day = ${DAY}::date and kind = 'rebate' group by user_id having sum(amount) > 0) r
+            full join (select user_id, amount from lockups where day = ${DAY}::date) l using (user_id)
+            where r.paid is distinct from l.amount`.execute(trx);
+          expect(rows[0]?.n).toBe(0n);
+          throw new Rollback();
+        })
+        .catch((error) => {
+          if (!(error instanceof Rollback)) throw error;
+        });
+    });
+
   it('pay the same rebates as the path-by-path walk, line by line, over random forests', async () => {
     await fc.assert(
-      fc.asyncProperty(forest, fc.array(fc.integer({ min: 0, max: 5_000_000 }), { maxLength: 60 }), async (spec, earnings) => {
-        await t.ctx.db
-          .transaction()
-          .execute(async (trx) => {
-            const ids: bigint[] = [];
-            const paths: bigint[][] = [];
-            for (const [i, member] of spec.entries()) {
-              const id = BigInt(nextId++);
-              const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
-              const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
-              ids.push(id);
-              paths.push(path);
-              await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
-                values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(trx);
-              for (const order of member.orders) {
-                await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
-                  values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
-                    ${DAY}::date, now(), '2027-12-31')`.execute(trx);
-              }
-            }
-            // The day's static lines: one per order of the new members, of the drawn amounts.
-            await sql`
-              insert into income (user_id, order_id, day, kind, amount, inputs)
-              select o.user_id, o.id, ${DAY}::date, 'static', (${earnings}::bigint[])[1 + (row_number() over (order by o.id))::int % greatest(${earnings.length}, 1)], '{}'
-              from orders o where o.user_id = any(${ids}::bigint[]) and ${earnings.length} > 0`.execute(trx);
-            await refreshTeamStats(trx, DAY, team);
-            const expected = await rebatesByPaths(trx);
-            await payRebates(trx, DAY, team);
-            expect(await rebatesPaid(trx)).toEqual(expected);
-            throw new Rollback();
-          })
-          .catch((error) => {
-            if (!(error instanceof Rollback)) throw error;
-          });
+      rebatesProperty(async (trx) => {
+        await payRebates(trx, DAY, team);
       }),
       { numRuns: kind === 'pglite' ? 40 : 25 },
     );
+  });
+
+  it('pay the same rebates in parts by receiver as in one, over random forests and part counts', async () => {
+    for (const of of [2, 3]) {
+      await fc.assert(
+        rebatesProperty(async (trx) => {
+          await stageRebates(trx, team);
+          for (let index = 0; index < of; index++) await payRebatesPart(trx, DAY, team, { index, of });
+        }),
+        { numRuns: kind === 'pglite' ? 20 : 12 },
+      );
+    }
   });
 });

@@ -100,28 +100,30 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
 }
 
 /**
- * Each member's first `generations` effective ancestors, nearest first, with the branch each is
- * reached through (the member just below it on the way down) and its level (so the rebates
- * need no lookup per ancestor), built top down a depth at a time: a member inherits its
- * parent's lists, with the parent in front when it is effective. Empty positions (not
- * effective) are thereby skipped. O(members), where walking every
- * member's whole path cost O(members × depth). Reads the day's roll-up, so refreshTeamStats
- * runs first in the same transaction.
+ * Stages the day's rebates in `rebate_uplines`: each member's own active AIC and first
+ * `generations` effective ancestors, nearest first, with the branch each is reached through (the
+ * member just below it on the way down) and its level (so the rebates need no lookup per
+ * ancestor), built top down a depth at a time: a member inherits its parent's lists, with the
+ * parent in front when it is effective. Empty positions (not effective) are thereby skipped.
+ * O(members), where walking every member's whole path cost O(members × depth). Reads the day's
+ * roll-up, so refreshTeamStats runs first in the same transaction. A table rather than a
+ * temporary one, so that the rebates' parts (payRebatesPart) can read it from other connections
+ * once this transaction commits.
  */
-async function buildUplines(trx: Trx, team: TeamConfig): Promise<void> {
+export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
   // The members as the day's figures rolled them up (refreshTeamStats, this transaction):
   // effective and level as team_stats has them, without reading users' paths a second time.
   const { effective, level } = figures('r', team);
   await sql`
     create temp table upline_members on commit drop as
-    select r.user_id, r.parent, r.depth,
+    select r.user_id, r.parent, r.depth, r.own,
       ${listed('r')} and ${effective} as effective,
       (case when ${listed('r')} then ${level} else 0 end)::smallint as level
     from team_roll r`.execute(trx);
   await sql`create index on upline_members (depth)`.execute(trx);
   await sql`analyze upline_members`.execute(trx);
-  await sql`create temp table uplines (user_id bigint, anc bigint[], br bigint[], lv smallint[]) on commit drop`.execute(trx);
+  await sql`truncate rebate_uplines`.execute(trx);
   // A whole number from the configured rates: safe to write into the block.
   const n = sql.raw(String(Math.max(0, Math.trunc(generations))));
   // A level at a time from the roots, each level in a table of its own joined to the one above
@@ -131,12 +133,12 @@ async function buildUplines(trx: Trx, team: TeamConfig): Promise<void> {
     declare d int;
     begin
       create temp table upline_level on commit drop as
-        select user_id, effective, level, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
+        select user_id, own, effective, level, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
         from upline_members where depth = 0;
       for d in 1..coalesce((select max(depth) from upline_members), 0) loop
-        execute 'insert into uplines select user_id, anc, br, lv from upline_level';
+        execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level';
         execute 'create temp table upline_next on commit drop as
-          select c.user_id, c.effective, c.level,
+          select c.user_id, c.own, c.effective, c.level,
             coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
             coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br,
             coalesce((case when p.effective then array[p.level] || p.lv else p.lv end)[1:${n}], ''{}'') as lv
@@ -145,13 +147,17 @@ async function buildUplines(trx: Trx, team: TeamConfig): Promise<void> {
         execute 'drop table upline_level';
         execute 'alter table upline_next rename to upline_level';
       end loop;
-      execute 'insert into uplines select user_id, anc, br, lv from upline_level';
+      execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level';
       drop table upline_level;
     end $$`.execute(trx);
-  await sql`create unique index on uplines (user_id)`.execute(trx);
   // Statistics of the filled lists: unanalysed, the planner would take the rebates' candidates
   // for a handful of rows and join them back with a nested loop.
-  await sql`analyze uplines`.execute(trx);
+  await sql`analyze rebate_uplines`.execute(trx);
+  // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
+  // young database the planner would take them for a handful of rows and join the hundreds of
+  // thousands of candidates back to the inserted lines with a nested loop (minutes at 100,000
+  // holders). Analysing samples a fixed number of rows, whatever the table's size.
+  await sql`analyze income`.execute(trx);
 }
 
 /**
@@ -160,21 +166,32 @@ async function buildUplines(trx: Trx, team: TeamConfig): Promise<void> {
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
  * receiver's locked network income; one row per (receiver, source order, day), and each
  * receiver's lock-up of the day, in one statement. Runs after refreshTeamStats in the same
- * transaction (it reads that roll-up).
+ * transaction (it reads that roll-up); settlement runs the same in parts (stageRebates, then
+ * payRebatesPart on two connections).
  */
 export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
+  await stageRebates(trx, team);
+  return payRebatesPart(trx, day, team, WHOLE, at);
+}
+
+/** Which receivers a part of the rebates pays: those whose id is `index` modulo `of`. */
+export type RebatePart = { index: number; of: number };
+const WHOLE: RebatePart = { index: 0, of: 1 };
+
+/**
+ * The rebates of the receivers in `part`, as staged by stageRebates (committed, or earlier in
+ * this transaction). Parts by receiver share no income line, account, posting or lock-up, so
+ * they can be paid side by side on two connections, each exactly once (a part run again pays
+ * only its lines not there yet); only the treasury's balance is written by both, one after the
+ * other.
+ */
+export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, part: RebatePart, at?: Date) {
   const rates = team.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
     return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
   });
   // The rates were parsed above, so each is a plain decimal and safe to write into the SQL.
   const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
-  await buildUplines(trx, team);
-  // The day's static lines were written by this transaction, so no autovacuum has seen them: on a
-  // young database the planner would take them for a handful of rows and join the hundreds of
-  // thousands of candidates back to the inserted lines with a nested loop (minutes at 100,000
-  // holders). Analysing samples a fixed number of rows, whatever the table's size.
-  await sql`analyze income`.execute(trx);
   return payIncome(trx, {
     day,
     kind: 'rebate',
@@ -191,11 +208,11 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
       effective as (
         select s.earner, s.order_id, s.amount, x.ancestor, x.branch, x.generation, x.level
         from source s
-        join uplines u on u.user_id = s.earner
+        join rebate_uplines u on u.user_id = s.earner
         cross join unnest(u.anc, u.br, u.lv) with ordinality as x(ancestor, branch, level, generation)
         -- A path can only hold its own holder through a referral cycle (the tree check reports
         -- it): never pay anyone on their own earnings.
-        where x.ancestor <> s.earner
+        where x.ancestor <> s.earner and x.ancestor % ${part.of} = ${part.index}
       )
       select e.ancestor as user_id, e.order_id,
         (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
@@ -212,7 +229,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
  * The day's network income goes into a lock-up: the share the holder's own active AIC unlocks
  * (tiers) becomes claimable after the lock-up days; the rest stays locked. CTEs of the rebates'
  * statement, from what it paid (one sum per receiver), so the day's rebate lines are not read again;
- * what the receiver holds comes from the day's roll-up (refreshTeamStats, same transaction).
+ * what the receiver holds comes from the day's staged roll-up (stageRebates).
  */
 function lockupsOf(day: string, team: TeamConfig) {
   const tiers = team.unlockTiers
@@ -233,9 +250,9 @@ function lockupsOf(day: string, team: TeamConfig) {
         case ${sql.raw(percent)} else '0' end,
         ${addDays(day, team.lockupDays)}::date
       from (select user_id, sum(amount)::bigint as amount from paid group by user_id) r
-      -- The day's roll-up (own = team_stats.active): a temporary table without an index, so it is
-      -- hashed once, where team_stats' index was probed once per receiver (1.7 s at 200,000).
-      left join team_roll ts on ts.user_id = r.user_id
+      -- The day's staged roll-up (own = team_stats.active): without an index, so it is hashed
+      -- once, where team_stats' index was probed once per receiver (1.7 s at 200,000).
+      left join rebate_uplines ts on ts.user_id = r.user_id
       where r.amount > 0
       order by r.user_id
       on conflict (user_id, day) do nothing
