@@ -8,13 +8,15 @@ import { antdLocaleReady } from '../i18n/index.ts';
  * placeholder's place. It also waits for antd-mobile's texts in the holder's language (pickers,
  * pull to refresh), which the first paint does not need. Call it once per component, at module
  * level (each call is its own lazy). `antdTexts: false` for a component that shows none of
- * antd-mobile's texts (home's), so it does not load them.
+ * antd-mobile's texts (home's), so it does not load them; `after`: what to wait for before
+ * asking for anything (home's first paint).
  */
 export function withQueries<P extends object>(
   load: () => Promise<ComponentType<P>>,
-  { antdTexts = true }: { antdTexts?: boolean } = {},
+  { antdTexts = true, after }: { antdTexts?: boolean; after?: () => Promise<void> } = {},
 ): ComponentType<P> {
   return lazy(async () => {
+    await after?.();
     const [Component, { QueryRoot }] = await Promise.all([
       load(),
       import('./queryRoot.tsx'),

@@ -1,32 +1,30 @@
-import { useEffect, useState } from 'react';
+let painted: Promise<void> | undefined;
 
-let painted = false;
+/** Longest wait for a first paint the browser does not report. */
+const UNREPORTED_PAINT_MS = 1000;
 
 /**
- * False until the page has painted once, true from just after that paint on (at once for a
- * component mounted later). What waits on it (home's figures, bell, proof line and operator
- * entry, each a chunk of its own and an answer) is neither fetched nor run before the first
- * paint, which then needs only the first download; its placeholders are painted meanwhile.
- * A hidden page paints nothing, so it waits for nothing.
+ * Settles just after the page's first contentful paint has been presented (at once later on).
+ * What waits on it (home's figures, bell, proof line and operator entry: a chunk, its
+ * dependencies and four answers) is neither fetched nor run before that paint, which then needs
+ * only the first download; Suspense paints their placeholders meanwhile. The paint is the one
+ * the browser reports ('first-contentful-paint', presented on screen, a frame after the
+ * main thread drew it). A hidden page paints nothing, so it waits for nothing.
  */
-export function useAfterFirstPaint(): boolean {
-  const [after, setAfter] = useState(painted);
-  useEffect(() => {
-    if (after) return;
-    const done = () => {
-      painted = true;
-      setAfter(true);
-    };
-    if (document.visibilityState === 'hidden') return done();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // The frame's callback runs before its paint; a task queued from it runs after.
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(done, 0);
+export function afterFirstPaint(): Promise<void> {
+  painted ??= new Promise((resolve) => {
+    if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+      requestAnimationFrame(() => setTimeout(resolve, 0));
+      return;
+    }
+    const fallback = setTimeout(resolve, UNREPORTED_PAINT_MS);
+    const observer = new PerformanceObserver((entries) => {
+      if (entries.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      clearTimeout(fallback);
+      setTimeout(resolve, 0);
     });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [after]);
-  return after;
+    observer.observe({ type: 'paint', buffered: true });
+  });
+  return painted;
 }

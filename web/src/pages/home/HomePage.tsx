@@ -7,15 +7,20 @@ import { LightButton } from '../../components/LightButton.tsx';
 import { useLanguage } from '../../i18n/index.ts';
 import { useSession } from '../../session/useSession.ts';
 import { useStartup } from '../../session/useStartup.ts';
-import { useAfterFirstPaint } from '../../lib/afterFirstPaint.ts';
+import { afterFirstPaint } from '../../lib/afterFirstPaint.ts';
 import { DashboardView } from './DashboardView.tsx';
 
-// None shows antd-mobile's texts, so none waits for them.
-const light = { antdTexts: false };
-const Dashboard = withQueries(async () => (await import('./Dashboard.tsx')).Dashboard, light);
-const ProofLine = withQueries(async () => (await import('../proof/ProofLine.tsx')).ProofLine, light);
-const OperatorEntry = withQueries(async () => (await import('../operator/OperatorEntry.tsx')).OperatorEntry, light);
-const HomeBell = withQueries(async () => (await import('../../components/Bell.tsx')).Bell, light);
+/**
+ * The parts that read the server, asked for (their chunk, the query cache) just after the first
+ * paint, which shows their placeholders; one chunk, so one render reveals them all. None shows
+ * antd-mobile's texts, so none waits for them.
+ */
+const parts = () => import('./signedInParts.ts');
+const light = { antdTexts: false, after: afterFirstPaint };
+const Dashboard = withQueries(async () => (await parts()).Dashboard, light);
+const ProofLine = withQueries(async () => (await parts()).ProofLine, light);
+const OperatorEntry = withQueries(async () => (await parts()).OperatorEntry, light);
+const HomeBell = withQueries(async () => (await parts()).Bell, light);
 
 
 /** The language panel (and the Popup it is built on) loads when first opened. */
@@ -30,8 +35,6 @@ export function HomePage() {
   const [panelWanted, setPanelWanted] = useState(false);
   const { signedIn, startAuthorisation, logout } = useSession();
   const phase = useStartup();
-  // The first paint shows the placeholders; the figures' chunks and answers are asked for after it.
-  const painted = useAfterFirstPaint();
   const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
 
   const enter = () => (signedIn ? navigate('/center') : void startAuthorisation());
@@ -46,7 +49,7 @@ export function HomePage() {
           {t('app.name')}
         </span>
         <span className="topbar__end">
-          {painted && phase === 'ready' && signedIn && (
+          {phase === 'ready' && signedIn && (
             <Suspense fallback={null}>
               <HomeBell />
             </Suspense>
@@ -62,13 +65,9 @@ export function HomePage() {
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
       {phase === 'ready' && signedIn ? (
-        painted ? (
-          <Suspense fallback={<DashboardView />}>
-            <Dashboard />
-          </Suspense>
-        ) : (
-          <DashboardView />
-        )
+        <Suspense fallback={<DashboardView />}>
+          <Dashboard />
+        </Suspense>
       ) : (
         phase !== 'signed-out' && (
           <section className="card card--empty" aria-busy="true">
@@ -96,17 +95,15 @@ export function HomePage() {
           </LightButton>
         )}
         {/* Last, as is the proof line: they appear once their answers arrive and move nothing. */}
-        {painted && signedIn && phase === 'ready' && (
+        {signedIn && phase === 'ready' && (
           <Suspense fallback={null}>
             <OperatorEntry />
           </Suspense>
         )}
       </div>
-      {painted && (
-        <Suspense fallback={null}>
-          <ProofLine />
-        </Suspense>
-      )}
+      <Suspense fallback={null}>
+        <ProofLine />
+      </Suspense>
       {panelWanted && (
         <Suspense fallback={null}>
           <LanguagePanel open={languageOpen} onClose={() => setLanguageOpen(false)} />
