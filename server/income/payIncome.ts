@@ -22,6 +22,11 @@ export type IncomeStep = {
   at?: Date | undefined;
   /** The caller's own writes from what was paid (CTEs reading `paid`), in the same statement. */
   also?: RawBuilder<unknown>;
+  /**
+   * The names of `also`'s data-modifying CTEs, each with a RETURNING clause: read by the
+   * statement's report so that they are done before the balances lock the paying account.
+   */
+  alsoWrites?: string[];
 };
 
 export class Shortfall extends Error {
@@ -69,7 +74,10 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
         select user_id, dest as kind, amount from paid where amount > 0
         union all
         select 0, ${step.from}::text, -coalesce(sum(amount), 0) from paid where amount > 0`,
-      report: sql`(select count(*) from paid) as paid`,
+      // Reading the writes makes them run before the balances (see the ledger's batch form).
+      report: sql.join(
+        [sql`(select count(*) from paid) as paid`, ...writesOf(step).map((name, i) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(`written_${i}`)}`)],
+      ),
     });
     return { rows: Number(posted.paid), total: posted.moved };
   } catch (error) {
@@ -77,6 +85,9 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
     throw error;
   }
 }
+
+/** The statement's data-modifying CTEs besides the ledger's, each with a RETURNING clause. */
+const writesOf = (step: IncomeStep) => ['new_income', ...(step.addsToOrders === false ? [] : ['order_updates']), ...(step.alsoWrites ?? [])];
 
 /**
  * Whether no line of the step's (day, kind) exists yet: the usual case, a step's first run.
@@ -105,7 +116,7 @@ const insertLines = (step: IncomeStep) => sql`
  * against 8.4 s), and a duplicate key would fail the step rather than pay twice.
  */
 const firstRun = (step: IncomeStep) => sql`
-  new_income as (${insertLines(step)}),
+  new_income as (${insertLines(step)} returning 1),
   paid as (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from candidates)`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */

@@ -81,13 +81,18 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
       order by ${sql.raw(KEY_ORDER)}
       returning 1
     ),
-    -- Reads batch_entry: an unbalanced batch, which has no entry, moves nothing.
+    -- Reads batch_entry: an unbalanced batch, which has no entry, moves nothing. Read by nothing,
+    -- so it runs last: PostgreSQL runs the data-modifying CTEs the main query reads as it reads
+    -- them, and the others after it, the last written first. It locks the paying system account,
+    -- which two writers side by side (the rebates' parts) wait for: everything else of the
+    -- statement is done by then (batch_postings is read below; a caller's writes are read by
+    -- its report), so the lock is held only for the balances and the commit.
     batch_balances as (
       ${sql.raw(applyToBalances(`(select m.* from batch_merged m cross join batch_entry order by ${KEY_ORDER}) l`))}
       returning 1
     )
     select (select id from batch_entry) as entry,
-      (select count(*) from batch_merged) as postings,
+      (select count(*) from batch_postings) as postings,
       (select coalesce(sum(amount), 0) from batch_merged where amount > 0)::bigint as moved,
       (select coalesce(sum(amount), 0) from batch_merged)::bigint as imbalance
       ${report}`;
