@@ -79,7 +79,8 @@ async function appDay(ctx: AppContext) {
   const cycles = await settleCurrentCycles(ctx, AS_OF);
   const end = performance.now();
   const steps = report.steps ?? {};
-  const incomeS = ((steps.fixed ?? 0) + (steps.static ?? 0) + (end - cyclesStart)) / 1000;
+  // The day pays the cycles that ended on it (steps.current); the call after it, those since.
+  const incomeS = ((steps.fixed ?? 0) + (steps.static ?? 0) + (steps.current ?? 0) + (end - cyclesStart)) / 1000;
   const rerunStart = performance.now();
   await ctx.db.deleteFrom('settlement_days').where('day', '=', DAY).execute();
   await settleDay(ctx, DAY);
@@ -92,7 +93,7 @@ async function appDay(ctx: AppContext) {
     dayS: (end - start) / 1000,
     incomeS,
     steps,
-    paidRows: report.fixed + report.staticRows + cycles,
+    paidRows: report.fixed + report.staticRows + report.current + cycles,
     incomeRows: Number(paid.rows[0]?.n ?? 0n),
     total: paid.rows[0]?.total ?? 0n,
     rerunS,

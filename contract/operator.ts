@@ -7,6 +7,7 @@ const DayReport = Type.Object({
   status: Type.String({ description: 'done, waiting_funds or already_done' }),
   fixed: Type.Integer(),
   staticRows: Type.Integer(),
+  current: Type.Integer({ description: "current orders' cycles that ended by the day's end, paid with it" }),
   rebates: Type.Integer(),
   released: Type.Integer(),
   matured: Type.Integer({ description: '30-day orders that reached maturity' }),

@@ -36,6 +36,8 @@ export type DayReport = {
   status: 'done' | 'waiting_funds' | 'already_done';
   fixed: number;
   staticRows: number;
+  /** Current orders' cycles that ended by the day's end, paid with it. */
+  current: number;
   rebates: number;
   released: number;
   /** 30-day orders that reached maturity, and of them those that renewed themselves. */
@@ -307,7 +309,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   const started = Date.now();
   const now = ctx.clock.now();
   if ((await dayStatus(ctx, day)) === 'done') {
-    const nothing = { fixed: 0, staticRows: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
+    const nothing = { fixed: 0, staticRows: 0, current: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
@@ -342,16 +344,16 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // order the other steps read, and add nothing to what members hold) and draws the proof's
   // nonces for new holders: both off the day's longer path, and both before the day's notices
   // and proof, which count them.
-  const [fixed, { statics, rebates }] = await Promise.all([
+  const [{ fixed, cycles }, { statics, rebates }] = await Promise.all([
     (async () => {
       const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
       const cyclesBegun = performance.now();
-      await settleCurrentCycles(ctx, dayEnd(day, now));
+      const cycles = await settleCurrentCycles(ctx, dayEnd(day, now));
       const noncesBegun = performance.now();
       steps.current = Math.round(noncesBegun - cyclesBegun);
       await ensureNonces(ctx.db);
       steps.nonces = Math.round(performance.now() - noncesBegun);
-      return paid;
+      return { fixed: paid, cycles };
     })(),
     (async () => {
       const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
@@ -414,6 +416,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     status,
     fixed: fixed?.rows ?? 0,
     staticRows: statics.rows,
+    current: cycles,
     rebates: rebates.rows,
     released,
     matured,

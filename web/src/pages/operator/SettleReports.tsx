@@ -4,7 +4,7 @@ import { Figure } from '../../components/Figure.tsx';
 import { formatDateTime } from '../../lib/time.ts';
 import { ShortfallText, StatusTag } from './StatusTag.tsx';
 
-const COUNTS = ['fixed', 'staticRows', 'rebates', 'released', 'matured', 'renewed', 'ended'] as const;
+const COUNTS = ['fixed', 'staticRows', 'current', 'rebates', 'released', 'matured', 'renewed', 'ended'] as const;
 
 /** What a settlement run did, day by day, and the server's time after it. */
 export function SettleReports({ result }: { result: SettleData }) {
