@@ -216,11 +216,11 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
   });
 
   it('pay the same rebates in parts by receiver as in one, over random forests and part counts', async () => {
-    for (const of of [2, 3]) {
+    for (const parts of [2, 3]) {
       await fc.assert(
         rebatesProperty(async (trx) => {
           await stageRebates(trx, team);
-          for (let index = 0; index < of; index++) await payRebatesPart(trx, DAY, team, { index, of });
+          for (let index = 0; index < parts; index++) await payRebatesPart(trx, DAY, team, { index, of: parts });
         }),
         { numRuns: kind === 'pglite' ? 20 : 12 },
       );
