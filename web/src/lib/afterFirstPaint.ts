@@ -13,7 +13,12 @@ const UNREPORTED_PAINT_MS = 1000;
  */
 export function afterFirstPaint(): Promise<void> {
   painted ??= new Promise((resolve) => {
-    if (document.visibilityState === 'hidden' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+    // A hidden page paints nothing (and runs no animation frame): nothing to wait for.
+    if (document.visibilityState === 'hidden') {
+      setTimeout(resolve, 0);
+      return;
+    }
+    if (!PerformanceObserver.supportedEntryTypes?.includes('paint')) {
       requestAnimationFrame(() => setTimeout(resolve, 0));
       return;
     }
