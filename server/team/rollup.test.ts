@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../contract/products.ts';
 import { parseRate } from '../../contract/money.ts';
@@ -109,6 +109,7 @@ const forest = fc.array(
   }),
   { minLength: 1, maxLength: 60 },
 );
+type Forest = typeof forest extends fc.Arbitrary<infer T> ? T : never;
 
 describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
   let t: TestApp;
@@ -131,26 +132,35 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
     await t.close();
   });
 
+  /**
+   * Adds a forest drawn by `forest` beside the earlier ones: each member under its drawn parent
+   * (or a root), with its path and its orders. Answers the members' ids, in the drawn order.
+   */
+  async function plantForest(db: Kysely<Database> | Transaction<Database>, spec: Forest): Promise<bigint[]> {
+    const ids: bigint[] = [];
+    const paths: bigint[][] = [];
+    for (const [i, member] of spec.entries()) {
+      const id = BigInt(nextId++);
+      const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
+      const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
+      ids.push(id);
+      paths.push(path);
+      await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
+        values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(db);
+      for (const order of member.orders) {
+        await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
+          values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
+            ${DAY}::date, now(), '2027-12-31')`.execute(db);
+      }
+    }
+    return ids;
+  }
+
   it('equal the path-by-path computation, member by member, over random forests', async () => {
     await fc.assert(
       fc.asyncProperty(forest, async (spec) => {
         // Each run adds a new forest next to the earlier ones: the figures cover all of them.
-        const ids: bigint[] = [];
-        const paths: bigint[][] = [];
-        for (const [i, member] of spec.entries()) {
-          const id = BigInt(nextId++);
-          const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
-          const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
-          ids.push(id);
-          paths.push(path);
-          await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
-            values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(t.ctx.db);
-          for (const order of member.orders) {
-            await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
-              values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
-                ${DAY}::date, now(), '2027-12-31')`.execute(t.ctx.db);
-          }
-        }
+        await plantForest(t.ctx.db, spec);
         await t.ctx.db.transaction().execute((trx) => refreshTeamStats(trx, DAY, team));
         expect(await figuresStored(t)).toEqual(await figuresByPaths(t));
       }),
@@ -167,22 +177,7 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
       await t.ctx.db
         .transaction()
         .execute(async (trx) => {
-          const ids: bigint[] = [];
-          const paths: bigint[][] = [];
-          for (const [i, member] of spec.entries()) {
-            const id = BigInt(nextId++);
-            const parentIndex = i === 0 || member.parent === null ? null : member.chain ? i - 1 : member.parent % i;
-            const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
-            ids.push(id);
-            paths.push(path);
-            await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
-              values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(trx);
-            for (const order of member.orders) {
-              await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
-                values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
-                  ${DAY}::date, now(), '2027-12-31')`.execute(trx);
-            }
-          }
+          const ids = await plantForest(trx, spec);
           // The day's static lines: one per order of the new members, of the drawn amounts.
           await sql`
             insert into income (user_id, order_id, day, kind, amount, inputs)
