@@ -2,6 +2,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { postBatch } from '../ledger/batch.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
+import { inPart, type Part, WHOLE } from './parts.ts';
 
 export type IncomeStep = {
   day: string;
@@ -27,6 +28,12 @@ export type IncomeStep = {
    * statement's report so that they are done before the balances lock the paying account.
    */
   alsoWrites?: string[];
+  /**
+   * The holders (user_id of the lines) this run pays, when the step is paid in parts: the
+   * candidates must be of this part only. Whether the part paid anything yet is asked of its own
+   * lines, so a part run after another (on one connection) is still a first run.
+   */
+  part?: Part;
 };
 
 export class Shortfall extends Error {
@@ -90,13 +97,15 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
 const writesOf = (step: IncomeStep) => ['new_income', ...(step.addsToOrders === false ? [] : ['order_updates']), ...(step.alsoWrites ?? [])];
 
 /**
- * Whether no line of the step's (day, kind) exists yet: the usual case, a step's first run.
- * Each kind is written by one step only, under that step's lock for the day, and a step's lines
- * commit together or not at all, so none can appear meanwhile. Found through the income_day index.
+ * Whether no line of the step's (day, kind) and part exists yet: the usual case, a step's first
+ * run. Each kind and part is written by one step only, under that step's lock for the day, and a
+ * step's lines commit together or not at all, so none can appear meanwhile. Found through the
+ * income_day index.
  */
 async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promise<boolean> {
   const { rows } = await sql`
-    select 1 from income where day = ${step.day}::date and kind = ${step.kind} limit 1`.execute(trx);
+    select 1 from income where day = ${step.day}::date and kind = ${step.kind} and ${inPart('user_id', step.part ?? WHOLE)}
+    limit 1`.execute(trx);
   return rows.length === 0;
 }
 

@@ -3,6 +3,7 @@ import { parseAmount, parseRate } from '../../contract/money.ts';
 import type { TeamConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { payIncome } from '../income/payIncome.ts';
+import { inPart, type Part, WHOLE } from '../income/parts.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
@@ -175,23 +176,12 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
 }
 
 /**
- * Which receivers a part of the rebates pays: those whose id hashes to `index` modulo `of`. By a
- * hash, not by the id itself or its range: the oldest holders receive the most (a fifth of the
- * lines at a million holders go to the first thousand), and in bench/day's tree even ids twice
- * what odd ones do, so both split the work unevenly (measured 597,000 lines against 415,000, and
- * 732,000 against 280,000). The hash is PostgreSQL's own, the same in every run of a day.
+ * The rebates of the receivers in `part` (by a hash of the receiver's id, `income/parts.ts`), as
+ * staged by stageRebates (committed, or earlier in this transaction): the parts can be paid side
+ * by side on two connections, each exactly once (a part run again pays only its lines not there
+ * yet).
  */
-export type RebatePart = { index: number; of: number };
-const WHOLE: RebatePart = { index: 0, of: 1 };
-
-/**
- * The rebates of the receivers in `part`, as staged by stageRebates (committed, or earlier in
- * this transaction). Parts by receiver share no income line, account, posting or lock-up, so
- * they can be paid side by side on two connections, each exactly once (a part run again pays
- * only its lines not there yet); only the treasury's balance is written by both, one after the
- * other.
- */
-export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, part: RebatePart, at?: Date) {
+export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, part: Part, at?: Date) {
   const rates = team.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
     return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
@@ -204,6 +194,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
     from: 'treasury',
     at,
     addsToOrders: false,
+    part,
     also: lockupsOf(day, team),
     alsoWrites: ['lockups_written'],
     candidates: sql`
@@ -219,7 +210,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
         cross join unnest(u.anc, u.br, u.lv) with ordinality as x(ancestor, branch, level, generation)
         -- A path can only hold its own holder through a referral cycle (the tree check reports
         -- it): never pay anyone on their own earnings.
-        where x.ancestor <> s.earner and (hashint8(x.ancestor) & 2147483647) % ${part.of} = ${part.index}
+        where x.ancestor <> s.earner and ${inPart('x.ancestor', part)}
       )
       select e.ancestor as user_id, e.order_id,
         (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
