@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
@@ -34,14 +34,21 @@ async function start(): Promise<void> {
   await initI18n();
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root');
-  // Not as a transition: a transition would hold each lazy screen's reveal back (React batches
-  // them), so a reloaded screen showed its figures later (the team journey timed out on it).
-  createRoot(root).render(
-    <StrictMode>
-      <AppRoutes />
-    </StrictMode>,
-  );
+  // Home (in the first download, no lazy screen) renders as a transition: React then renders it
+  // in slices of a few milliseconds instead of one long task. Any other screen does not: a
+  // transition would hold each lazy screen's reveal back (React batches them), so a reloaded
+  // screen showed its figures later (the team journey timed out on it).
+  const app = createRoot(root);
+  const render = () =>
+    app.render(
+      <StrictMode>
+        <AppRoutes />
+      </StrictMode>,
+    );
+  if (location.hash === '#/home') startTransition(render);
+  else render();
 }
 
 registerServiceWorker();
-void start();
+// In a task after the modules' evaluation: both in one were a long task of the main thread.
+setTimeout(() => void start(), 0);

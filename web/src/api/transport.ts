@@ -33,6 +33,10 @@ export async function transport(
   if (callerSignal?.aborted) cancel();
   else callerSignal?.addEventListener('abort', cancel, { once: true });
   try {
+    // Each call starts in a task of its own: a screen's first render asks for several answers at
+    // once (home four, the centre six), and starting them all in that render's effects made one
+    // long task of the main thread.
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const response = await fetch(url, { ...init, signal: controller.signal });
     const body: unknown = await response.json().catch(() => null);
     if (timedOut) return { noAnswer: NO_ANSWER.timeout };

@@ -18,15 +18,32 @@ export const KEYS = [
 ] as const;
 export type StorageKey = (typeof KEYS)[number];
 
+/**
+ * `document.cookie` as read once per task: each read is a synchronous call into the browser
+ * (a screen's first render read it a dozen times). Our own writes drop it at once; a change
+ * made elsewhere (another tab) is seen from the next task on.
+ */
+let jar: string | undefined;
+function cookies(): string {
+  if (jar === undefined) {
+    jar = document.cookie;
+    queueMicrotask(() => {
+      jar = undefined;
+    });
+  }
+  return jar;
+}
+
 export const storage = {
   get(key: StorageKey): string | null {
     const name = `${STORAGE_PREFIX}${key}=`;
-    for (const part of document.cookie.split('; ')) {
+    for (const part of cookies().split('; ')) {
       if (part.startsWith(name)) return decodeURIComponent(part.slice(name.length));
     }
     return null;
   },
   set(key: StorageKey, value: string): void {
+    jar = undefined;
     const secure = location.protocol === 'https:' ? '; Secure' : '';
     // biome-ignore lint/suspicious/noDocumentCookie: the spec's helper keeps values in cookies for 30 days
     document.cookie = `${STORAGE_PREFIX}${key}=${encodeURIComponent(value)}; Max-Age=${
@@ -34,6 +51,7 @@ export const storage = {
     }; Path=/; SameSite=Lax${secure}`;
   },
   remove(...keys: StorageKey[]): void {
+    jar = undefined;
     for (const key of keys) {
       // biome-ignore lint/suspicious/noDocumentCookie: see set()
       document.cookie = `${STORAGE_PREFIX}${key}=; Max-Age=0; Path=/; SameSite=Lax`;
