@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useUnread } from '../api/notifications.ts';
+import { useUnread } from '../api/unread.ts';
 
 /** The notification centre's entry: a bell with the unread count (signed-in screens). */
 export function Bell() {

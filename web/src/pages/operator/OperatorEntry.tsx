@@ -1,7 +1,7 @@
-import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useUserInfo } from '../../api/queries.ts';
+import { LightButton } from '../../components/LightButton.tsx';
 
 /** Home's way into the operator console, shown only to operators (mount it signed in only). */
 export function OperatorEntry() {
@@ -10,8 +10,8 @@ export function OperatorEntry() {
   const { data } = useUserInfo();
   if (!data?.isOperator) return null;
   return (
-    <Button block fill="outline" size="large" className="operator-entry" onClick={() => navigate('/operator')}>
+    <LightButton fill="outline" className="operator-entry" onClick={() => navigate('/operator')}>
       {t('operator.entry')}
-    </Button>
+    </LightButton>
   );
 }
