@@ -56,6 +56,15 @@ describe('the client with no answer (spec section 8: a0, a7)', () => {
     await expect(pending).rejects.toThrow();
   });
 
+  it('a call the caller cancels while its body arrives rethrows too, so no generic error is shown', async () => {
+    const caller = new AbortController();
+    const pending = transport(`${base}/half`, {}, caller.signal, 5_000);
+    // The headers are in, the body never ends: cancel while it is being read.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    caller.abort();
+    await expect(pending).rejects.toThrow();
+  });
+
   it('an answer in time is read whole', async () => {
     const answer = await transport(`${base}/ok`, {}, null, 1_000);
     expect(outcomeOf(answer)).toEqual({ ok: true, data: { n: 1 } });

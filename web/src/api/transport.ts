@@ -40,6 +40,9 @@ export async function transport(
     const response = await fetch(url, { ...init, signal: controller.signal });
     const body: unknown = await response.json().catch(() => null);
     if (timedOut) return { noAnswer: NO_ANSWER.timeout };
+    // Cancelled while its body was on the way (a list left for another screen): as a call
+    // cancelled before its answer, not a 200 without an envelope (the generic error's toast).
+    if (callerSignal?.aborted) throw callerSignal.reason;
     return { status: response.status, ok: response.ok, body };
   } catch (error) {
     if (callerSignal?.aborted && !timedOut) throw error;
