@@ -11,7 +11,6 @@ import { buildProofs, ensureNonces } from '../proof/build.ts';
 import { payRebatesPart, refreshTeamStats, releaseLockups, stageRebates } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
-import { inPart, type Part } from '../income/parts.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
@@ -23,15 +22,10 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
 /**
  * The steps of a day, each with its own lock: one process at a time runs a given step of a
  * given day (the others wait, then find it paid), while steps that do not depend on each other
- * (the fixed accrual and the pool's output, the parts of the pool's output and of the rebates)
- * run side by side.
+ * (the fixed accrual and the pool's output, the two parts of the rebates) run side by side.
  */
-const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1', 'static0', 'static1'] as const;
-/**
- * The pool's output and the rebates are paid in two parts by holder (`income/parts.ts`), each
- * part its own step, on two connections. (`static` fixes the day's output before its parts.)
- */
-const STATIC_PARTS = ['static0', 'static1'] as const satisfies readonly StepName[];
+const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1'] as const;
+/** The rebates are paid in two parts by receiver, each its own step, on two connections. */
 const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly StepName[];
 type StepName = (typeof STEPS)[number];
 const lockStep = (trx: Trx, day: string, name: StepName) =>
@@ -131,14 +125,9 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   return { output, totalPower, poolBalance };
 }
 
-type DayOutput = Awaited<ReturnType<typeof dayOutput>>;
-
-/**
- * 360-day: the day's output shared by power; reinvested shares grow principal and power. The
- * holders of `part` only: the output (`dayOutput`) is fixed before the parts are paid.
- */
-async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date, figures: DayOutput, part: Part) {
-  const { output, totalPower, poolBalance } = figures;
+/** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
+async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
+  const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
   if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
   const c = coefficientScaled(params, day).toString();
   return payIncome(trx, {
@@ -146,14 +135,13 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
     kind: 'static',
     from: 'supercomputing_pool',
     at: now,
-    part,
     candidates: sql`
       with shares as (
         select user_id, id, reinvest, power,
           div(${output.toString()}::numeric * power, ${totalPower.toString()}::numeric)::bigint as amount
         from orders
         where product in ${productsIn('pool')} and status in ${ORDERS.active}
-          and start_day <= ${day}::date and ${day}::date < matures_day and ${inPart('user_id', part)}
+          and start_day <= ${day}::date and ${day}::date < matures_day
       )
       select user_id, id as order_id, amount,
         case when reinvest then 'earning' else 'rewards' end as dest,
@@ -306,12 +294,6 @@ async function confirm(trx: Trx, day: string) {
     where status = 'confirming' and start_day <= ${addDays(day, 1)}::date`.execute(trx);
 }
 
-/** The lines and money of a step paid in parts. */
-const sum = (parts: { rows: number; total: bigint }[]) => ({
-  rows: parts.reduce((n, p) => n + p.rows, 0),
-  total: parts.reduce((n, p) => n + p.total, 0n),
-});
-
 async function dayStatus(ctx: AppContext, day: string) {
   return (await ctx.db.selectFrom('settlement_days').select('status').where('day', '=', day).executeTakeFirst())
     ?.status;
@@ -374,16 +356,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       return { fixed: paid, cycles };
     })(),
     (async () => {
-      // The pool's output in two parts by holder, side by side (with the first connection's
-      // steps, three statements on two cores): the team's figures wait for both.
-      const figures = await step('static', (trx) => dayOutput(trx, day, params, now));
-      const statics = sum(
-        await Promise.all(
-          STATIC_PARTS.map((name, index) =>
-            attempt(name, (trx) => staticOutput(trx, day, params, now, figures, { index, of: STATIC_PARTS.length }), none),
-          ),
-        ),
-      );
+      const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
       // The rules in force on the day settled, not today's: a later change never reaches back.
       const team = await teamRules(ctx.db, ctx.config.team, day);
       await step('team', async (trx) => {
@@ -392,13 +365,12 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       });
       // The rebates, the day's longest statement, in two parts on two connections: by now the
       // first connection has usually finished its steps, so both cores work on them.
-      const rebates = sum(
-        await Promise.all(
-          REBATE_PARTS.map((name, index) =>
-            attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
-          ),
+      const parts = await Promise.all(
+        REBATE_PARTS.map((name, index) =>
+          attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
         ),
       );
+      const rebates = { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
       return { statics, rebates };
     })(),
   ]);
@@ -429,10 +401,8 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     if (failed) throw failed.reason;
   }
   const durationMs = Date.now() - started;
-  // In the steps' order, whichever finished first: the same day reports the same shortfall. (The
-  // pool's output is paid in parts, listed last in STEPS to keep the other steps' locks.)
-  const rank = (name: StepName) => STEPS.indexOf(name.startsWith('static') ? 'static' : name);
-  const accounts = shortfalls.sort((a, b) => rank(a.step) - rank(b.step)).map((s) => s.account);
+  // In the steps' order, whichever finished first: the same day reports the same shortfall.
+  const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);
   const shortfall = accounts.length ? [...new Set(accounts)].join(',') : null;
   await ctx.db
     .insertInto('settlement_days')
