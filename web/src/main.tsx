@@ -1,6 +1,6 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AppRoutes, preloadStartPage } from './app/routes.tsx';
+import { AppRoutes } from './app/routes.tsx';
 import { initI18n } from './i18n/index.ts';
 import { applyFirstLoad } from './lib/firstLoad.ts';
 import { registerServiceWorker } from './lib/serviceWorker.ts';
@@ -35,10 +35,9 @@ async function start(): Promise<void> {
   const root = document.getElementById('root');
   if (!root) throw new Error('no #root');
   // Home (in the first download, no lazy screen) renders as a transition: React then renders it
-  // in slices of a few milliseconds instead of one long task. So does a screen loaded on demand
-  // once its chunk is loaded ahead of the render (preloadStartPage): rendered as a transition
-  // while it still had to load, its lazy reveal was held back (React batches them), so a
-  // reloaded screen showed its figures later (the team journey timed out on it).
+  // in slices of a few milliseconds instead of one long task. Any other screen does not: a
+  // transition would hold each lazy screen's reveal back (React batches them), so a reloaded
+  // screen showed its figures later (the team journey timed out on it).
   const app = createRoot(root);
   const render = () =>
     app.render(
@@ -46,7 +45,7 @@ async function start(): Promise<void> {
         <AppRoutes />
       </StrictMode>,
     );
-  if (location.hash === '#/home' || (await preloadStartPage(location.hash).catch(() => false))) startTransition(render);
+  if (location.hash === '#/home') startTransition(render);
   else render();
 }
 

@@ -1,11 +1,5 @@
-import { type ComponentType, lazy, useState } from 'react';
+import { type ComponentType, lazy } from 'react';
 import { antdLocaleReady } from '../i18n/index.ts';
-
-/** A screen loaded on demand, which can also be loaded ahead of its first render. */
-export type LaterComponent<P extends object> = ComponentType<P> & {
-  /** Loads the component (once); rendered after it settles, it renders at once, no Suspense. */
-  preload: () => Promise<void>;
-};
 
 /**
  * A component that reads the server through TanStack Query, loaded when first shown together
@@ -20,36 +14,20 @@ export type LaterComponent<P extends object> = ComponentType<P> & {
 export function withQueries<P extends object>(
   load: () => Promise<ComponentType<P>>,
   { antdTexts = true, after }: { antdTexts?: boolean; after?: () => Promise<void> } = {},
-): LaterComponent<P> {
-  let loading: Promise<ComponentType<P>> | undefined;
-  let loaded: ComponentType<P> | undefined;
-  const loadOnce = () =>
-    (loading ??= (async () => {
-      await after?.();
-      const [Component, { QueryRoot }] = await Promise.all([
-        load(),
-        import('./queryRoot.tsx'),
-        antdTexts ? antdLocaleReady() : undefined,
-      ]);
-      loaded = (props: P) => (
+): ComponentType<P> {
+  return lazy(async () => {
+    await after?.();
+    const [Component, { QueryRoot }] = await Promise.all([
+      load(),
+      import('./queryRoot.tsx'),
+      antdTexts ? antdLocaleReady() : undefined,
+    ]);
+    return {
+      default: (props: P) => (
         <QueryRoot>
           <Component {...props} />
         </QueryRoot>
-      );
-      return loaded;
-    })());
-  const Lazy: ComponentType<P> = lazy(async () => ({ default: await loadOnce() }));
-  const choose = (): ComponentType<P> => loaded ?? Lazy;
-  return Object.assign((props: P) => <Chosen choose={choose} props={props} />, {
-    preload: async () => void (await loadOnce()),
+      ),
+    };
   });
-}
-
-/**
- * The loaded component when it was loaded before this mount, else the lazy one; chosen once per
- * mount, as switching from the lazy to the loaded one would remount the screen.
- */
-function Chosen<P extends object>({ choose, props }: { choose: () => ComponentType<P>; props: P }) {
-  const [Component] = useState(choose);
-  return <Component {...props} />;
 }

@@ -1,14 +1,13 @@
 import { type ComponentType, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
-import { type LaterComponent, withQueries } from '../api/withQueries.tsx';
+import { withQueries } from '../api/withQueries.tsx';
 import { HomePage } from '../pages/home/HomePage.tsx';
-import { sessionStore } from '../session/store.ts';
 import { Layout, type RouteMeta } from './Layout.tsx';
 
-type Page = { path: string; meta: RouteMeta; Component: ComponentType | LaterComponent<object> };
+type Page = { path: string; meta: RouteMeta; Component: ComponentType };
 
 /** A page loaded when first visited: its own chunk (with the query cache, see withQueries). */
-function later<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): LaterComponent<object> {
+function later<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): ComponentType {
   return withQueries(async () => pick(await load()));
 }
 
@@ -90,20 +89,6 @@ export const PAGES: Page[] = [
 /** The route meta of a location's path ("/center" → center's), none for an unknown path. */
 const metaOf = (pathname: string): RouteMeta | undefined =>
   PAGES.find((page) => `/${page.path}` === pathname)?.meta;
-
-/**
- * Loads the chunk of the screen a start opens at (its hash), when it is a page loaded on demand
- * that the visitor may see (a signed-in page only when signed in); false when there is none.
- * Rendered after that, the screen's first render suspends on nothing, so it can be a
- * transition (React renders it in slices) without holding a lazy reveal back.
- */
-export async function preloadStartPage(hash: string): Promise<boolean> {
-  const page = PAGES.find(({ path }) => hash === `#/${path}`);
-  if (!page || !('preload' in page.Component)) return false;
-  if (page.meta.auth && !sessionStore.token()) return false;
-  await page.Component.preload();
-  return true;
-}
 
 /** While a page's chunk downloads: a blank page of the final size, so nothing jumps. */
 const PageLoading = () => <main className="page" aria-busy="true" />;
