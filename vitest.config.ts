@@ -31,6 +31,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // expect.poll's own default is 1 s. In CI, beside the server tests, a screen or a shown
+          // push took longer than that to appear, and two journeys failed on nothing else.
+          expect: { poll: { timeout: 15_000 } },
           fileParallelism: false,
         },
       },
