@@ -22,6 +22,7 @@ import * as m0018 from './migrations/0018_income_by_day.ts';
 import * as m0019 from './migrations/0019_push.ts';
 import * as m0020 from './migrations/0020_auto_renew.ts';
 import * as m0021 from './migrations/0021_rebate_uplines.ts';
+import * as m0022 from './migrations/0022_team_roll.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0019_push': m0019,
   '0020_auto_renew': m0020,
   '0021_rebate_uplines': m0021,
+  '0022_team_roll': m0022,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

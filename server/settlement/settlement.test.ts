@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
@@ -196,6 +197,9 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
     const waiting = await advance(DAY_MS); // 11-04
     expect(waiting.at(-1)).toMatchObject({ day: '2026-11-04', status: 'waiting_funds', shortfall: 'treasury' });
     expect((await order('bob', orders.fixed as string)).income).toBe('6');
+    // The team figures are written at the day's end, also when the day waits for funds.
+    const figuresOf = () => t.ctx.db.selectFrom('team_stats').select(sql<string>`day::text`.as('day')).distinct().execute();
+    expect(await figuresOf()).toEqual([{ day: '2026-11-04' }]);
     await move(-treasury.balance); // fund it again
     const paid = await settleDue(t.ctx);
     expect(paid[0]).toMatchObject({ day: '2026-11-04', status: 'done' });

@@ -39,16 +39,26 @@ function figures(r: string, team: TeamConfig) {
 }
 
 /**
- * The day's team figures, from scratch: own active AIC, team quantity (active AIC of the whole
- * downline), team size, direct invitees, effective (at least the minimum held) and level.
+ * The day's team figures, from scratch: the roll-up (`rollUpTeam`), then `team_stats`
+ * (`writeTeamStats`), in the caller's transaction. Settlement runs the two apart: nothing of the
+ * day reads team_stats, so it is written beside the rebates, off the day's longer path.
+ */
+export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
+  await rollUpTeam(trx);
+  return writeTeamStats(trx, day, team);
+}
+
+/**
+ * Rolls the team up into `team_roll` (migration 0022): each member's own active AIC, team
+ * quantity (active AIC of the whole downline), team size and direct invitees. Read by
+ * `stageRebates` and `writeTeamStats`, in this transaction or after it commits.
  *
  * Team quantity and size are rolled up the tree a depth at a time, deepest first: a member's
  * team is its children's own holdings and teams. That costs O(members), where summing over
  * every member's ancestor path cost O(members × depth). A member's parent is the last entry
  * of its path, so the figures are those of the paths (which the tree check keeps consistent).
  */
-export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
-  await sql`delete from team_stats`.execute(trx);
+export async function rollUpTeam(trx: Trx): Promise<void> {
   await sql`
     create temp table team_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
@@ -60,7 +70,7 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
     ) o on o.user_id = u.id`.execute(trx);
   await sql`create index on team_members (depth)`.execute(trx);
   await sql`analyze team_members`.execute(trx);
-  await sql`create temp table team_roll (user_id bigint, parent bigint, depth int, own bigint, quantity bigint, members bigint, direct bigint) on commit drop`.execute(trx);
+  await sql`truncate team_roll`.execute(trx);
   // Deepest level first, each level in a table of its own: a member's team is the sum of its
   // children's (own + team), read from the level below, so every statement joins two levels
   // and appends; nothing is updated in place (an update per member cost three times as much).
@@ -85,6 +95,11 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
       drop table team_level;
     end $$`.execute(trx);
   await sql`analyze team_roll`.execute(trx);
+}
+
+/** Replaces `team_stats` with the figures of the day's roll-up (`rollUpTeam`): the members listed. */
+export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
+  await sql`delete from team_stats`.execute(trx);
   const { effective, level } = figures('r', team);
   const { rows } = await sql<{ n: bigint }>`
     with inserted as (
@@ -107,13 +122,13 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
  * ancestor), built top down a depth at a time: a member inherits its parent's lists, with the
  * parent in front when it is effective. Empty positions (not effective) are thereby skipped.
  * O(members), where walking every member's whole path cost O(members × depth). Reads the day's
- * roll-up, so refreshTeamStats runs first in the same transaction. A table rather than a
+ * roll-up, so rollUpTeam (or refreshTeamStats) runs first. A table rather than a
  * temporary one, so that the rebates' parts (payRebatesPart) can read it from other connections
  * once this transaction commits.
  */
 export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
-  // The members as the day's figures rolled them up (refreshTeamStats, this transaction):
+  // The members as the day's figures rolled them up (rollUpTeam):
   // effective and level as team_stats has them, without reading users' paths a second time.
   const { effective, level } = figures('r', team);
   await sql`
@@ -166,8 +181,8 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
  * effective) are skipped, the next effective ancestors are generations 1, 2, … and a level Vk
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
  * receiver's locked network income; one row per (receiver, source order, day), and each
- * receiver's lock-up of the day, in one statement. Runs after refreshTeamStats in the same
- * transaction (it reads that roll-up); settlement runs the same in parts (stageRebates, then
+ * receiver's lock-up of the day, in one statement. Runs after the day's roll-up (rollUpTeam or
+ * refreshTeamStats), which it reads; settlement runs the same in parts (stageRebates, then
  * payRebatesPart on two connections).
  */
 export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
