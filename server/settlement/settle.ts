@@ -22,7 +22,8 @@ const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 8
 /**
  * The steps of a day, each with its own lock: one process at a time runs a given step of a
  * given day (the others wait, then find it paid), while steps that do not depend on each other
- * (the fixed accrual and the pool's output, the two parts of the rebates) run side by side.
+ * (the fixed accrual and the pool's output; the team figures, the uplines and the two parts of
+ * the rebates) run side by side.
  */
 const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1', 'teamStats', 'uplines'] as const;
 /** The rebates are paid in two parts by receiver, each its own step, on two connections. */
@@ -362,8 +363,9 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       await step('team', (trx) => rollUpTeam(trx));
       // From the roll-up: the day's team figures, beside the rebates' uplines and the rebates.
       // Nothing of the day reads team_stats (the rebates and lock-ups read the uplines), so they
-      // are written off the day's longer path, when the first connection has usually finished
-      // its steps: about 5 s at a million members.
+      // are written off the day's longer path (about 5 s at a million members); on two cores the
+      // first connection has about finished its steps by then, and the day is no shorter there
+      // (docs/scaling.md).
       const [, rebates] = await Promise.all([
         step('teamStats', (trx) => writeTeamStats(trx, day, team)),
         (async () => {
