@@ -23,14 +23,18 @@ export const KEY_ORDER = 'user_id, asset collate "C", kind collate "C"';
  *   once. Either way the refusal is SQLSTATE 23514. (A plain upsert cannot debit: PostgreSQL
  *   checks the proposed row before it looks for the conflict.)
  * - Only the outside world's counterpart (user 0's `exchange`) may go negative, as in `postEntry`.
+ * - Whether a debited account exists is asked by a scalar subquery, looked up only for the
+ *   debits (the AND stops at the credits): PostgreSQL may turn an EXISTS into a hash of every
+ *   account, built once per statement whatever the rows; a settlement step with a single debit
+ *   then hashed all 2.5 million accounts (1.3 s of a rebates' part at a million holders).
  */
 export function applyToBalances(source: string): string {
   return `
     insert into accounts as a (user_id, asset, kind, balance, allow_negative)
     select l.user_id, l.asset, l.kind, l.amount,
       (l.user_id = 0 and l.kind = 'exchange')
-        or (l.amount < 0 and exists (select 1 from accounts x
-              where x.user_id = l.user_id and x.asset = l.asset and x.kind = l.kind))
+        or (l.amount < 0 and (select true from accounts x
+              where x.user_id = l.user_id and x.asset = l.asset and x.kind = l.kind) is not null)
     from ${source}
     on conflict (user_id, asset, kind) do update set balance = a.balance + excluded.balance`;
 }
