@@ -369,7 +369,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       const [, rebates] = await Promise.all([
         step('teamStats', (trx) => writeTeamStats(trx, day, team)),
         (async () => {
-          await step('uplines', (trx) => stageRebates(trx, team));
+          await step('uplines', (trx) => stageRebates(trx, day, team));
           // The rebates, the day's longest statement, in two parts on two connections.
           const parts = await Promise.all(
             REBATE_PARTS.map((name, index) =>

@@ -115,6 +115,15 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
   return Number(rows[0]?.n ?? 0n);
 }
 
+/** The day's static lines the rebates are paid on: each earner's order and amount. */
+const staticSources = (day: string) => sql`
+  select i.user_id as earner, i.order_id, i.amount
+  from income i
+  where i.day = ${day}::date and i.kind = 'static' and i.amount > 0`;
+
+/** The holders the day's rebates are paid on (their static lines, `staticSources`). */
+const staticEarners = (day: string) => sql`select distinct earner as user_id from (${staticSources(day)}) s`;
+
 /**
  * Stages the day's rebates in `rebate_uplines`: each member's own active AIC and first
  * `generations` effective ancestors, nearest first, with the branch each is reached through (the
@@ -122,11 +131,15 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
  * ancestor), built top down a depth at a time: a member inherits its parent's lists, with the
  * parent in front when it is effective. Empty positions (not effective) are thereby skipped.
  * O(members), where walking every member's whole path cost O(members × depth). Reads the day's
- * roll-up, so rollUpTeam (or refreshTeamStats) runs first. A table rather than a
- * temporary one, so that the rebates' parts (payRebatesPart) can read it from other connections
- * once this transaction commits.
+ * roll-up, so rollUpTeam (or refreshTeamStats) runs first, and the day's static lines, so the pool's
+ * output is paid before. A table rather than a temporary one, so that the rebates' parts
+ * (payRebatesPart) can read it from other connections once this transaction commits.
+ *
+ * Only the day's earners (a static line above zero) with an effective ancestor are written: they
+ * are all the rebates read, and each part hashes the table whole (at a million holders 400,000
+ * rows instead of a million).
  */
-export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
+export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
   // The members as the day's figures rolled them up (rollUpTeam):
   // effective and level as team_stats has them, without reading users' paths a second time.
@@ -135,8 +148,10 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
     create temp table upline_members on commit drop as
     select r.user_id, r.parent, r.depth, r.own,
       ${listed('r')} and ${effective} as effective,
-      (case when ${listed('r')} then ${level} else 0 end)::smallint as level
-    from team_roll r`.execute(trx);
+      (case when ${listed('r')} then ${level} else 0 end)::smallint as level,
+      e.user_id is not null as earner
+    from team_roll r
+    left join (${staticEarners(day)}) e on e.user_id = r.user_id`.execute(trx);
   await sql`create index on upline_members (depth)`.execute(trx);
   await sql`analyze upline_members`.execute(trx);
   await sql`truncate rebate_uplines`.execute(trx);
@@ -149,12 +164,13 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
     declare d int;
     begin
       create temp table upline_level on commit drop as
-        select user_id, own, effective, level, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
+        select user_id, own, effective, level, earner, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
         from upline_members where depth = 0;
       for d in 1..coalesce((select max(depth) from upline_members), 0) loop
-        execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level';
+        execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level
+          where earner and cardinality(anc) > 0';
         execute 'create temp table upline_next on commit drop as
-          select c.user_id, c.own, c.effective, c.level,
+          select c.user_id, c.own, c.effective, c.level, c.earner,
             coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
             coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br,
             coalesce((case when p.effective then array[p.level] || p.lv else p.lv end)[1:${n}], ''{}'') as lv
@@ -163,7 +179,8 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
         execute 'drop table upline_level';
         execute 'alter table upline_next rename to upline_level';
       end loop;
-      execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level';
+      execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level
+        where earner and cardinality(anc) > 0';
       drop table upline_level;
     end $$`.execute(trx);
   // Statistics of the filled lists: unanalysed, the planner would take the rebates' candidates
@@ -186,7 +203,7 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
  * payRebatesPart on two connections).
  */
 export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
-  await stageRebates(trx, team);
+  await stageRebates(trx, day, team);
   return payRebatesPart(trx, day, team, WHOLE, at);
 }
 
@@ -213,11 +230,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
     also: lockupsOf(day, team),
     alsoWrites: ['lockups_written'],
     candidates: sql`
-      with source as (
-        select i.user_id as earner, i.order_id, i.amount
-        from income i
-        where i.day = ${day}::date and i.kind = 'static' and i.amount > 0
-      ),
+      with source as (${staticSources(day)}),
       effective as (
         select s.earner, s.order_id, s.amount, x.ancestor, x.branch, x.generation, x.level
         from source s
@@ -242,7 +255,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
  * The day's network income goes into a lock-up: the share the holder's own active AIC unlocks
  * (tiers) becomes claimable after the lock-up days; the rest stays locked. CTEs of the rebates'
  * statement, from what it paid (one sum per receiver), so the day's rebate lines are not read again;
- * what the receiver holds comes from the day's staged roll-up (stageRebates).
+ * what the receiver holds comes from the day's roll-up (rollUpTeam).
  */
 function lockupsOf(day: string, team: TeamConfig) {
   const tiers = team.unlockTiers
@@ -263,9 +276,10 @@ function lockupsOf(day: string, team: TeamConfig) {
         case ${sql.raw(percent)} else '0' end,
         ${addDays(day, team.lockupDays)}::date
       from (select user_id, sum(amount)::bigint as amount from paid group by user_id) r
-      -- The day's staged roll-up (own = team_stats.active): without an index, so it is hashed
-      -- once, where team_stats' index was probed once per receiver (1.7 s at 200,000).
-      left join rebate_uplines ts on ts.user_id = r.user_id
+      -- The day's roll-up (own = team_stats.active): without an index, so it is hashed once,
+      -- where team_stats' index was probed once per receiver (1.7 s at 200,000). Not the staged
+      -- uplines: they hold the day's earners only, and a receiver need not be one.
+      left join team_roll ts on ts.user_id = r.user_id
       where r.amount > 0
       order by r.user_id
       on conflict (user_id, day) do nothing
