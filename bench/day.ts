@@ -14,6 +14,11 @@
  * time per holder can be compared between them (growth no faster than linear is the goal). The
  * holders' proof nonces are drawn before the day (a holder gets one once, on their first day) and
  * their cost is printed apart.
+ *
+ * Before each day the schema is vacuumed and analysed (printed apart, not counted): real days come
+ * 24 hours apart, and autovacuum, throttled by its cost limit, cleans up the day before's dead
+ * rows (a million orders and accounts updated) in between, which days settled back to back do
+ * not leave it time for. BENCH_DAY_VACUUM=0 settles them back to back as they come.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -82,20 +87,24 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-type Settled = { totalS: number; steps: Record<string, number>; rebates: number };
+type Settled = { totalS: number; steps: Record<string, number>; rebates: number; vacuumS: number | null };
+const VACUUM_BETWEEN_DAYS = process.env.BENCH_DAY_VACUUM !== '0';
 type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean };
 
 /** Settles `day` as the scheduler would an hour after it ends: the day, then the current cycles due. */
 async function settleOne(ctx: AppContext, day: string, incomeNotices: boolean): Promise<Settled> {
   const asOf = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS + 3_600_000);
   ctx.clock.set(asOf);
+  const vacuumStart = performance.now();
+  if (VACUUM_BETWEEN_DAYS) await sql`vacuum (analyze)`.execute(ctx.db);
+  const vacuumS = VACUUM_BETWEEN_DAYS ? (performance.now() - vacuumStart) / 1000 : null;
   const start = performance.now();
   const report = await settleDay(ctx, day, { incomeNotices });
   const cyclesStart = performance.now();
   await settleCurrentCycles(ctx, asOf);
   const end = performance.now();
   const steps = { ...(report.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
-  return { totalS: (end - start) / 1000, steps, rebates: report.rebates };
+  return { totalS: (end - start) / 1000, steps, rebates: report.rebates, vacuumS };
 }
 
 async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
@@ -189,6 +198,11 @@ for (const [kind, holders] of runs) {
       },
       { benchmark: 'day', figure: `${of}: ${which} steps s (fixed runs beside static and team)`, value: stepText },
       { benchmark: 'day', figure: `${of}: ${which} rebate rows`, value: int(settled.rebates) },
+      {
+        benchmark: 'day',
+        figure: `${of}: ${which} vacuum and analyze before it s (not counted)`,
+        value: settled.vacuumS === null ? 'none (BENCH_DAY_VACUUM=0)' : settled.vacuumS.toFixed(1),
+      },
     );
   });
   const growth = steady.totalS / without.totalS;
