@@ -144,6 +144,12 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
   // The members as the day's figures rolled them up (rollUpTeam):
   // effective and level as team_stats has them, without reading users' paths a second time.
   const { effective, level } = figures('r', team);
+  // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
+  // young database the planner would take them for a handful of rows, here and in the rebates,
+  // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
+  // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
+  // table's size.
+  await sql`analyze income`.execute(trx);
   await sql`
     create temp table upline_members on commit drop as
     select r.user_id, r.parent, r.depth, r.own,
@@ -186,11 +192,6 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
   // Statistics of the filled lists: unanalysed, the planner would take the rebates' candidates
   // for a handful of rows and join them back with a nested loop.
   await sql`analyze rebate_uplines`.execute(trx);
-  // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
-  // young database the planner would take them for a handful of rows and join the hundreds of
-  // thousands of candidates back to the inserted lines with a nested loop (minutes at 100,000
-  // holders). Analysing samples a fixed number of rows, whatever the table's size.
-  await sql`analyze income`.execute(trx);
 }
 
 /**
