@@ -125,8 +125,8 @@ const staticSources = (day: string) => sql`
 const staticEarners = (day: string) => sql`select distinct earner as user_id from (${staticSources(day)}) s`;
 
 /**
- * Stages the day's rebates in `rebate_uplines`: each member's own active AIC and first
- * `generations` effective ancestors, nearest first, with the branch each is reached through (the
+ * Stages the day's rebates in `rebate_uplines`: each member's first `generations` effective
+ * ancestors, nearest first, with the branch each is reached through (the
  * member just below it on the way down) and its level (so the rebates need no lookup per
  * ancestor), built top down a depth at a time: a member inherits its parent's lists, with the
  * parent in front when it is effective. Empty positions (not effective) are thereby skipped.
@@ -152,7 +152,7 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
   await sql`analyze income`.execute(trx);
   await sql`
     create temp table upline_members on commit drop as
-    select r.user_id, r.parent, r.depth, r.own,
+    select r.user_id, r.parent, r.depth,
       ${listed('r')} and ${effective} as effective,
       (case when ${listed('r')} then ${level} else 0 end)::smallint as level,
       e.user_id is not null as earner
@@ -170,13 +170,13 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
     declare d int;
     begin
       create temp table upline_level on commit drop as
-        select user_id, own, effective, level, earner, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
+        select user_id, effective, level, earner, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
         from upline_members where depth = 0;
       for d in 1..coalesce((select max(depth) from upline_members), 0) loop
-        execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level
+        execute 'insert into rebate_uplines select user_id, anc, br, lv from upline_level
           where earner and cardinality(anc) > 0';
         execute 'create temp table upline_next on commit drop as
-          select c.user_id, c.own, c.effective, c.level, c.earner,
+          select c.user_id, c.effective, c.level, c.earner,
             coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
             coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br,
             coalesce((case when p.effective then array[p.level] || p.lv else p.lv end)[1:${n}], ''{}'') as lv
@@ -185,7 +185,7 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
         execute 'drop table upline_level';
         execute 'alter table upline_next rename to upline_level';
       end loop;
-      execute 'insert into rebate_uplines select user_id, own, anc, br, lv from upline_level
+      execute 'insert into rebate_uplines select user_id, anc, br, lv from upline_level
         where earner and cardinality(anc) > 0';
       drop table upline_level;
     end $$`.execute(trx);
