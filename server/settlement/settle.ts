@@ -11,6 +11,7 @@ import { buildProofs, ensureNonces } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
+import { ensureIncomeWeek, summarizeIncomeDays } from '../income/weeks.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
@@ -324,9 +325,11 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
+  // The day's lines go into its week's partition, made before the steps that write them.
+  await ensureIncomeWeek(ctx.db, day);
   // The income lines written since the last summary (about one day's) get their day ranges, so
-  // the day's steps that select its lines skip every earlier day's blocks (migration 0018).
-  await sql`select brin_summarize_new_values('income_day')`.execute(ctx.db);
+  // the day's steps that select its lines skip the week's earlier days' blocks (migration 0018).
+  await summarizeIncomeDays(ctx.db);
   const shortfalls: { step: StepName; account: string }[] = [];
   const steps: Record<string, number> = {};
   const step = async <T>(name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> => {
@@ -463,6 +466,7 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
     if (!day) return paid;
     const params = await earnParams(ctx.db, ctx.config.earn, day);
     const rates = productRates(params, 'flexible');
+    await ensureIncomeWeek(ctx.db, day);
     try {
       const result = await inStep(ctx, day, 'current', (trx) =>
         payIncome(trx, {

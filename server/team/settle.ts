@@ -4,6 +4,7 @@ import type { TeamConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { payIncome } from '../income/payIncome.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
+import { analyzeIncomeWeek } from '../income/weeks.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
@@ -148,8 +149,8 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
   // young database the planner would take them for a handful of rows, here and in the rebates,
   // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
   // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
-  // table's size.
-  await sql`analyze income`.execute(trx);
+  // table's size; the day's week partition is the one those statements read.
+  await analyzeIncomeWeek(trx, day);
   await sql`
     create temp table upline_members on commit drop as
     select r.user_id, r.parent, r.depth,

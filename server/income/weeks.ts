@@ -1,0 +1,91 @@
+import { sql, type Transaction } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+import { transact } from '../db/transact.ts';
+import { addDays } from '../platform/clock.ts';
+
+/**
+ * `income` is partitioned by week (migration 0024): each settled day writes about two million
+ * lines at a million holders, and in one table keyed by holder they went into every holder's key
+ * range of an index that grows by that much a day, so each day rewrote every leaf page of it (a
+ * day's lines took 5.1 s into an empty table, 8.6 s after 10 days of history, 12.0 s after 24).
+ * A week's partition starts empty: a day costs what a day of its week costs, however long the
+ * history. Weeks rather than days keep a holder's reads (their lines, their totals) to one index
+ * probe per week.
+ */
+
+type Executor = Db | Transaction<Database>;
+
+/** The Monday starting the week of `day` (ISO weeks, as date_trunc('week') has them). */
+export function weekOf(day: string): string {
+  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
+  return addDays(day, -((weekday + 6) % 7));
+}
+
+/** The name of the partition holding `day`'s lines: income_w and its week's Monday. */
+export const incomePartition = (day: string) => `income_w${weekOf(day).replaceAll('-', '')}`;
+
+/** SQLSTATE of "partition would overlap": the week is inside a range an older partition holds. */
+const OVERLAP = '42P17';
+
+/**
+ * Makes sure `day`'s week has its partition, before a step writes the day's lines: created
+ * empty, lines of that week already caught by the default partition moved into it, then
+ * attached (which locks `income` only against schema changes, not against reads or writes).
+ * Once per week it does anything; otherwise one catalog lookup. Its own short transaction: it
+ * must not run inside a step, which would hold the partition's lock for the step's length.
+ * Returns whether it created the partition.
+ */
+export async function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
+  const name = incomePartition(day);
+  if (await partitionExists(db, name)) return false;
+  const from = weekOf(day);
+  const to = addDays(from, 7);
+  return transact(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(7201024, 0)`.execute(trx);
+    if (await partitionExists(trx, name)) return false;
+    const table = sql.table(name);
+    await sql`savepoint income_week`.execute(trx);
+    try {
+      await sql`create table ${table} (like income including defaults including constraints)`.execute(trx);
+      await sql`
+        with moved as (delete from income_default where day >= ${from}::date and day < ${to}::date returning *)
+        insert into ${table} select * from moved`.execute(trx);
+      await sql`alter table income attach partition ${table} for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
+    } catch (error) {
+      // The history from before the partitioning holds this week (migration 0024): nothing to do.
+      if ((error as { code?: string }).code !== OVERLAP) throw error;
+      await sql`rollback to savepoint income_week`.execute(trx);
+      return false;
+    }
+    return true;
+  });
+}
+
+async function partitionExists(db: Executor, name: string): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'income'::regclass and c.relname = ${name}`.execute(db);
+  return rows.length > 0;
+}
+
+/**
+ * Gives the income lines written since the last summary (about a day's) their day ranges, in
+ * every partition's BRIN index, so a step selecting one day's lines skips the other days' blocks
+ * of its week. Summarised runs are skipped, so this costs about the day's new blocks.
+ */
+export async function summarizeIncomeDays(db: Db): Promise<void> {
+  await sql`
+    select brin_summarize_new_values(i.inhrelid::regclass) from pg_inherits i
+    where i.inhparent = 'income_day'::regclass`.execute(db);
+}
+
+/**
+ * Analyses the partition holding `day`'s lines, so statements selecting the day's lines are
+ * planned on statistics that count them (the planner prunes to that partition and reads its
+ * statistics). Inside the history from before the partitioning, the whole table.
+ */
+export async function analyzeIncomeWeek(db: Executor, day: string): Promise<void> {
+  const name = incomePartition(day);
+  await sql`analyze ${sql.table((await partitionExists(db, name)) ? name : 'income')}`.execute(db);
+}
