@@ -3,9 +3,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
-import { addDays } from '../platform/clock.ts';
+import { addDays, weekOf } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { ensureIncomeWeek, incomePartition, weekOf } from './weeks.ts';
+import { ensureIncomeWeek, incomePartition } from './weeks.ts';
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0024;

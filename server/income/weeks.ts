@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
-import { addDays } from '../platform/clock.ts';
+import { addDays, weekOf } from '../platform/clock.ts';
 
 /**
  * `income` is partitioned by week (migration 0024): each settled day writes about two million
@@ -15,12 +15,6 @@ import { addDays } from '../platform/clock.ts';
  */
 
 type Executor = Db | Transaction<Database>;
-
-/** The Monday starting the week of `day` (ISO weeks, as date_trunc('week') has them). */
-export function weekOf(day: string): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, -((weekday + 6) % 7));
-}
 
 /** The name of the partition holding `day`'s lines: income_w and its week's Monday. */
 export const incomePartition = (day: string) => `income_w${weekOf(day).replaceAll('-', '')}`;

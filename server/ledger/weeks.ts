@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { transact } from '../db/transact.ts';
+import { weekOf } from '../platform/clock.ts';
+
+/**
+ * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
+ * day posts to about 1.2 million accounts at a million holders, and keyed by account those
+ * postings went next to each account's older ones, into an index holding the whole history
+ * (`income` had the same shape: docs/scaling.md). Entry ids only grow, so a range of them is a
+ * stretch of time: week k's entries are numbered from k × WEEK_IDS, and its partition starts
+ * empty. The key stays (user_id, asset, kind, entry_id); reads are unchanged.
+ */
+export const WEEK_IDS = 10_000_000_000n;
+
+const MONDAY_ONE = Date.parse('1970-01-05T00:00:00Z');
+/** The week of `day`, counted from the week of Monday 1970-01-05 (week 1). */
+export const weekNumber = (day: string) => BigInt((Date.parse(`${weekOf(day)}T00:00:00Z`) - MONDAY_ONE) / (7 * 86_400_000) + 1);
+
+/** The name of the partition of `day`'s week: postings_w and its Monday. */
+export const postingsPartition = (day: string) => `postings_w${weekOf(day).replaceAll('-', '')}`;
+
+/**
+ * Opens `day`'s week for postings, before a settled day writes them: its partition (ids from
+ * week × WEEK_IDS, a week's worth of room ten billion entries wide) is made, and the entries'
+ * sequence moves up to its first id, so every entry from then on is posted into it. A week
+ * whose range the ids have already passed (a day of an earlier week settled late) is left
+ * alone: its postings go where the ids are. Once per week it does anything; otherwise one
+ * catalog lookup. Its own short transaction, before the day's steps. Returns whether it opened
+ * the week.
+ */
+export async function ensurePostingsWeek(db: Db, day: string): Promise<boolean> {
+  const name = postingsPartition(day);
+  const from = weekNumber(day) * WEEK_IDS;
+  const to = from + WEEK_IDS;
+  if (await partitionExists(db, name)) return false;
+  return transact(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(7201025, 0)`.execute(trx);
+    if (await partitionExists(trx, name)) return false;
+    const { rows } = await sql<{ last: bigint }>`
+      select last_value as last from journal_entries_id_seq`.execute(trx);
+    if ((rows[0]?.last ?? 0n) >= from) return false;
+    const table = sql.table(name);
+    await sql`create table ${table} (like postings including defaults including constraints)`.execute(trx);
+    await sql`alter table postings attach partition ${table} for values from (${sql.lit(from.toString())}) to (${sql.lit(to.toString())})`.execute(trx);
+    // Only forward: ids handed out meanwhile are below `from`, so setting it loses none.
+    await sql`select setval('journal_entries_id_seq', ${from.toString()}::bigint, false)
+      where (select last_value from journal_entries_id_seq) < ${from.toString()}::bigint`.execute(trx);
+    return true;
+  });
+}
+
+async function partitionExists(db: Db, name: string): Promise<boolean> {
+  const { rows } = await sql`
+    select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'postings'::regclass and c.relname = ${name}`.execute(db);
+  return rows.length > 0;
+}
