@@ -3,7 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
-import { addDays, weekOf } from '../platform/clock.ts';
+import { weekOf } from '../db/partitions.ts';
+import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { ensureIncomeWeek, incomePartition } from './weeks.ts';
 

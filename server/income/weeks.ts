@@ -2,7 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
-import { addDays, weekOf } from '../platform/clock.ts';
+import { partitionExists, weekOf } from '../db/partitions.ts';
+import { addDays } from '../platform/clock.ts';
 
 /**
  * `income` is partitioned by week (migration 0024): each settled day writes about two million
@@ -32,12 +33,12 @@ const OVERLAP = '42P17';
  */
 export async function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
   const name = incomePartition(day);
-  if (await partitionExists(db, name)) return false;
+  if (await partitionExists(db, 'income', name)) return false;
   const from = weekOf(day);
   const to = addDays(from, 7);
   return transact(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(7201024, 0)`.execute(trx);
-    if (await partitionExists(trx, name)) return false;
+    if (await partitionExists(trx, 'income', name)) return false;
     const table = sql.table(name);
     await sql`savepoint income_week`.execute(trx);
     try {
@@ -56,12 +57,6 @@ export async function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
   });
 }
 
-async function partitionExists(db: Executor, name: string): Promise<boolean> {
-  const { rows } = await sql`
-    select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'income'::regclass and c.relname = ${name}`.execute(db);
-  return rows.length > 0;
-}
 
 /**
  * Gives the income lines written since the last summary (about a day's) their day ranges, in
@@ -81,5 +76,5 @@ export async function summarizeIncomeDays(db: Db): Promise<void> {
  */
 export async function analyzeIncomeWeek(db: Executor, day: string): Promise<void> {
   const name = incomePartition(day);
-  await sql`analyze ${sql.table((await partitionExists(db, name)) ? name : 'income')}`.execute(db);
+  await sql`analyze ${sql.table((await partitionExists(db, 'income', name)) ? name : 'income')}`.execute(db);
 }

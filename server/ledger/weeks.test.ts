@@ -83,6 +83,18 @@ describe.each(DATABASES)('postings by week on %s', (kind) => {
     expect(await post(500n)).toBe(weekNumber('2030-05-08') * WEEK_IDS);
   });
 
+  it('moves a week’s first postings in when its sequence moved but its partition was not made', async () => {
+    // A sequence moves whether or not its transaction commits: as after a failure at commit.
+    const from = weekNumber('2030-05-20') * WEEK_IDS;
+    await sql`select setval('journal_entries_id_seq', ${from.toString()}::bigint, false)`.execute(t.ctx.db);
+    const stray = await post(550n);
+    expect(await partitionsOf(stray)).toEqual(['postings_default']);
+    expect(await ensurePostingsWeek(t.ctx.db, '2030-05-21')).toBe(true);
+    expect(await partitionsOf(stray)).toEqual(['postings_w20300520']);
+    expect(await post(560n)).toBe(stray + 1n);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+
   it('keeps the postings from before the partitioning where they are', async () => {
     const { rows: before } = await sql<{ n: bigint }>`select count(*) as n from postings`.execute(t.ctx.db);
     await t.ctx.db.transaction().execute((trx) => byWeek.down?.(trx) ?? Promise.resolve());

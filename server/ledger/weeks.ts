@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { transact } from '../db/transact.ts';
-import { weekOf } from '../platform/clock.ts';
+import { partitionExists, weekOf } from '../db/partitions.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
@@ -33,26 +33,25 @@ export async function ensurePostingsWeek(db: Db, day: string): Promise<boolean> 
   const name = postingsPartition(day);
   const from = weekNumber(day) * WEEK_IDS;
   const to = from + WEEK_IDS;
-  if (await partitionExists(db, name)) return false;
+  if (await partitionExists(db, 'postings', name)) return false;
   return transact(db, async (trx) => {
     await sql`select pg_advisory_xact_lock(7201025, 0)`.execute(trx);
-    if (await partitionExists(trx, name)) return false;
+    if (await partitionExists(trx, 'postings', name)) return false;
     const { rows } = await sql<{ last: bigint }>`
       select last_value as last from journal_entries_id_seq`.execute(trx);
-    if ((rows[0]?.last ?? 0n) >= from) return false;
+    if ((rows[0]?.last ?? 0n) >= to) return false;
     const table = sql.table(name);
     await sql`create table ${table} (like postings including defaults including constraints)`.execute(trx);
+    // Empty but for a failure between an earlier run's sequence move and its commit (a sequence
+    // moves whether or not its transaction commits): then the week's first entries wait in the
+    // default partition, and move in here.
+    await sql`
+      with moved as (delete from postings_default where entry_id >= ${from.toString()}::bigint and entry_id < ${to.toString()}::bigint returning *)
+      insert into ${table} select * from moved`.execute(trx);
     await sql`alter table postings attach partition ${table} for values from (${sql.lit(from.toString())}) to (${sql.lit(to.toString())})`.execute(trx);
     // Only forward: ids handed out meanwhile are below `from`, so setting it loses none.
     await sql`select setval('journal_entries_id_seq', ${from.toString()}::bigint, false)
       where (select last_value from journal_entries_id_seq) < ${from.toString()}::bigint`.execute(trx);
     return true;
   });
-}
-
-async function partitionExists(db: Db, name: string): Promise<boolean> {
-  const { rows } = await sql`
-    select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'postings'::regclass and c.relname = ${name}`.execute(db);
-  return rows.length > 0;
 }

@@ -38,9 +38,3 @@ export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
 export const addDays = (day: string, days: number): string =>
   utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
-
-/** The Monday starting the week of `day` (ISO weeks, as PostgreSQL's date_trunc('week') has them). */
-export function weekOf(day: string): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
-  return addDays(day, -((weekday + 6) % 7));
-}
