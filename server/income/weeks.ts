@@ -57,7 +57,6 @@ export async function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
   });
 }
 
-
 /**
  * Gives the income lines written since the last summary (about a day's) their day ranges, in
  * every partition's BRIN index, so a step selecting one day's lines skips the other days' blocks
