@@ -1,8 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { transact } from '../db/transact.ts';
-import { partitionExists, weekOf } from '../db/partitions.ts';
+import { ensurePartition, partitionExists, weekOf } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 
 /**
@@ -20,41 +19,16 @@ type Executor = Db | Transaction<Database>;
 /** The name of the partition holding `day`'s lines: income_w and its week's Monday. */
 export const incomePartition = (day: string) => `income_w${weekOf(day).replaceAll('-', '')}`;
 
-/** SQLSTATE of "partition would overlap": the week is inside a range an older partition holds. */
-const OVERLAP = '42P17';
-
 /**
- * Makes sure `day`'s week has its partition, before a step writes the day's lines: created
- * empty, lines of that week already caught by the default partition moved into it, then
- * attached (which locks `income` only against schema changes, not against reads or writes).
- * Once per week it does anything; otherwise one catalog lookup. Its own short transaction: it
- * must not run inside a step, which would hold the partition's lock for the step's length.
- * Returns whether it created the partition.
+ * Makes sure `day`'s week has its partition, before a step writes the day's lines (lines of that
+ * week caught meanwhile by the default partition move in). Once per week it does anything;
+ * otherwise one catalog lookup. Its own short transaction (`ensurePartition`): it must not run
+ * inside a step, which would hold the partition's lock for the step's length. Returns whether it
+ * created the partition.
  */
-export async function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
-  const name = incomePartition(day);
-  if (await partitionExists(db, 'income', name)) return false;
+export function ensureIncomeWeek(db: Db, day: string): Promise<boolean> {
   const from = weekOf(day);
-  const to = addDays(from, 7);
-  return transact(db, async (trx) => {
-    await sql`select pg_advisory_xact_lock(7201024, 0)`.execute(trx);
-    if (await partitionExists(trx, 'income', name)) return false;
-    const table = sql.table(name);
-    await sql`savepoint income_week`.execute(trx);
-    try {
-      await sql`create table ${table} (like income including defaults including constraints)`.execute(trx);
-      await sql`
-        with moved as (delete from income_default where day >= ${from}::date and day < ${to}::date returning *)
-        insert into ${table} select * from moved`.execute(trx);
-      await sql`alter table income attach partition ${table} for values from (${sql.lit(from)}) to (${sql.lit(to)})`.execute(trx);
-    } catch (error) {
-      // The history from before the partitioning holds this week (migration 0024): nothing to do.
-      if ((error as { code?: string }).code !== OVERLAP) throw error;
-      await sql`rollback to savepoint income_week`.execute(trx);
-      return false;
-    }
-    return true;
-  });
+  return ensurePartition(db, { parent: 'income', name: incomePartition(day), column: 'day', from, to: addDays(from, 7) }, 7201024);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { transact } from '../db/transact.ts';
-import { partitionExists, weekOf } from '../db/partitions.ts';
+import { ensurePartition, weekOf } from '../db/partitions.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
@@ -29,29 +28,21 @@ export const postingsPartition = (day: string) => `postings_w${weekOf(day).repla
  * catalog lookup. Its own short transaction, before the day's steps. Returns whether it opened
  * the week.
  */
-export async function ensurePostingsWeek(db: Db, day: string): Promise<boolean> {
-  const name = postingsPartition(day);
+export function ensurePostingsWeek(db: Db, day: string): Promise<boolean> {
   const from = weekNumber(day) * WEEK_IDS;
   const to = from + WEEK_IDS;
-  if (await partitionExists(db, 'postings', name)) return false;
-  return transact(db, async (trx) => {
-    await sql`select pg_advisory_xact_lock(7201025, 0)`.execute(trx);
-    if (await partitionExists(trx, 'postings', name)) return false;
-    const { rows } = await sql<{ last: bigint }>`
-      select last_value as last from journal_entries_id_seq`.execute(trx);
-    if ((rows[0]?.last ?? 0n) >= to) return false;
-    const table = sql.table(name);
-    await sql`create table ${table} (like postings including defaults including constraints)`.execute(trx);
-    // Empty but for a failure between an earlier run's sequence move and its commit (a sequence
-    // moves whether or not its transaction commits): then the week's first entries wait in the
-    // default partition, and move in here.
-    await sql`
-      with moved as (delete from postings_default where entry_id >= ${from.toString()}::bigint and entry_id < ${to.toString()}::bigint returning *)
-      insert into ${table} select * from moved`.execute(trx);
-    await sql`alter table postings attach partition ${table} for values from (${sql.lit(from.toString())}) to (${sql.lit(to.toString())})`.execute(trx);
-    // Only forward: ids handed out meanwhile are below `from`, so setting it loses none.
-    await sql`select setval('journal_entries_id_seq', ${from.toString()}::bigint, false)
-      where (select last_value from journal_entries_id_seq) < ${from.toString()}::bigint`.execute(trx);
-    return true;
+  const week = { parent: 'postings', name: postingsPartition(day), column: 'entry_id', from: from.toString(), to: to.toString() };
+  return ensurePartition(db, week, 7201025, {
+    wanted: async (trx) => {
+      const { rows } = await sql<{ last: bigint }>`select last_value as last from journal_entries_id_seq`.execute(trx);
+      return (rows[0]?.last ?? 0n) < to;
+    },
+    // Only forward: ids handed out meanwhile are below `from`, so setting it loses none. A sequence
+    // moves whether or not its transaction commits: should this one fail after it, the week's
+    // first entries wait in the default partition, and the next run moves them in.
+    opened: async (trx) => {
+      await sql`select setval('journal_entries_id_seq', ${week.from}::bigint, false)
+        where (select last_value from journal_entries_id_seq) < ${week.from}::bigint`.execute(trx);
+    },
   });
 }
