@@ -174,7 +174,7 @@ async function send(claim: Claimed, keys: Keys, subject: string): Promise<number
 /**
  * One run: claims up to PUSH_BATCH notices newer than their subscription's cursor and not yet
  * claimed for it (oldest first), and sends each. Only holders who subscribed are read (the
- * notices by their index (holder, id), which the list reads too: no index of push's own). A 404 or 410
+ * notices by their primary key, holder first: no index the settlement pays for). A 404 or 410
  * from the push service means the browser's subscription is gone: it is deleted. Other failures
  * (5xx, 429, no answer) are recorded on the claim and not retried.
  */

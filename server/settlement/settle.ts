@@ -8,7 +8,6 @@ import { SYSTEM } from '../ledger/ledger.ts';
 import { ensurePostingsWeek } from '../ledger/weeks.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
-import { ensureIncomeNoticesWeek } from '../notify/weeks.ts';
 import { buildProofs, ensureNonces } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
@@ -327,11 +326,9 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
-  // The day's lines, postings and notices go into its week's partitions, made before the steps
-  // write them.
+  // The day's lines and postings go into its week's partitions, made before the steps write them.
   await ensureIncomeWeek(ctx.db, day);
   await ensurePostingsWeek(ctx.db, day);
-  await ensureIncomeNoticesWeek(ctx.db, day);
   // The income lines written since the last summary (about one day's) get their day ranges, so
   // the day's steps that select its lines skip the week's earlier days' blocks (migration 0018).
   await summarizeIncomeDays(ctx.db);
