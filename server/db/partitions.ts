@@ -73,3 +73,103 @@ export async function ensurePartition(
     return true;
   });
 }
+
+const MONDAY_ONE = Date.parse('1970-01-05T00:00:00Z');
+/** Weeks merged into one partition once they are past: a quarter of 13 weeks. */
+export const QUARTER_WEEKS = 13;
+
+/**
+ * The first Monday of the quarter holding `day`'s week: quarters are 13 weeks, counted from
+ * Monday 1970-01-05, so every week is in exactly one.
+ */
+export function quarterOf(day: string): string {
+  const weeks = Math.floor((Date.parse(`${weekOf(day)}T00:00:00Z`) - MONDAY_ONE) / (7 * DAY_MS));
+  const first = Math.floor(weeks / QUARTER_WEEKS) * QUARTER_WEEKS;
+  return new Date(MONDAY_ONE + first * 7 * DAY_MS).toISOString().slice(0, 10);
+}
+
+type Bounded = { name: string; monday: string; from: string; to: string };
+
+/** `parent`'s week partitions (`<parent>_wYYYYMMDD`), with their Mondays and range bounds. */
+async function weekPartitions(db: Db | Trx, parent: string): Promise<Bounded[]> {
+  const { rows } = await sql<{ name: string; bound: string }>`
+    select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = ${parent}::regclass and c.relname ~ ${`^${parent}_w[0-9]{8}$`}
+    order by c.relname`.execute(db);
+  return rows.map(({ name, bound }) => {
+    const [, from, to] = /FROM \('?([^')]+)'?\) TO \('?([^')]+)'?\)/.exec(bound) ?? [];
+    const ymd = name.slice(-8);
+    if (!from || !to) throw new Error(`${name}: not a range partition (${bound})`);
+    return { name, monday: `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6)}`, from, to };
+  });
+}
+
+/**
+ * Merges the week partitions of `parent` (partitioned by range of `column`) into one partition
+ * per quarter (`<parent>_qYYYYMMDD`, its first Monday), for the quarters that ended before the
+ * week before `today`'s (a late write to last week still finds its week). The day writes into an empty week; a holder's reads probe every partition, so the
+ * weeks of a year cost them 53 probes, the quarters 4 (docs/scaling.md). Per quarter, one
+ * transaction under the advisory lock `lock`: the weeks (and the default partition, whose rows of
+ * the range move too) are locked against writes, copied in the key's order into a table made
+ * with the parent's indexes and a check of its range, then swapped in: detached and dropped, the
+ * new one attached, which the check spares a scan and its indexes a build. Only the swap locks
+ * the parent against reads, and not for longer than `lock_timeout` allows: a quarter it cannot
+ * swap is left for the next run. Returns the partitions made.
+ */
+export async function mergePastQuarters(db: Db, parent: string, column: string, today: string, lock: number): Promise<string[]> {
+  const before = addWeeks(weekOf(today), -1);
+  const quarters = new Map<string, Bounded[]>();
+  for (const week of await weekPartitions(db, parent)) {
+    const quarter = quarterOf(week.monday);
+    if (addWeeks(quarter, QUARTER_WEEKS) > before) continue;
+    quarters.set(quarter, [...(quarters.get(quarter) ?? []), week]);
+  }
+  const made: string[] = [];
+  for (const [quarter, weeks] of quarters) {
+    if (weeks.length < 2) continue;
+    const name = `${parent}_q${quarter.replaceAll('-', '')}`;
+    if (!(await mergeWeeks(db, { parent, name, column, from: weeks[0]?.from ?? '', to: weeks.at(-1)?.to ?? '' }, weeks, lock))) continue;
+    // A new table has no statistics until autovacuum comes by.
+    await sql`analyze ${sql.table(name)}`.execute(db);
+    made.push(name);
+  }
+  return made;
+}
+
+const addWeeks = (monday: string, weeks: number) => new Date(Date.parse(`${monday}T00:00:00Z`) + weeks * 7 * DAY_MS).toISOString().slice(0, 10);
+
+async function mergeWeeks(db: Db, merged: RangePartition, weeks: Bounded[], lock: number): Promise<boolean> {
+  return transact(db, async (trx) => {
+    await sql`select pg_advisory_xact_lock(${lock}, 1)`.execute(trx);
+    const now = new Set((await weekPartitions(trx, merged.parent)).map((w) => w.name));
+    if (!weeks.every((w) => now.has(w.name))) return false;
+    const table = sql.table(merged.name);
+    const column = sql.ref(merged.column);
+    const range = sql`${column} >= ${sql.lit(merged.from)} and ${column} < ${sql.lit(merged.to)}`;
+    const sources = [...weeks.map((w) => w.name), `${merged.parent}_default`].map((n) => sql.table(n));
+    await sql`lock table ${sql.join(sources)} in share mode`.execute(trx);
+    await sql`create table ${table} (like ${sql.table(merged.parent)} including defaults including constraints including indexes)`.execute(trx);
+    const key = await primaryKeyColumns(trx, merged.parent);
+    await sql`insert into ${table} select * from ${sql.table(merged.parent)} where ${range} order by ${sql.join(key.map((c) => sql.ref(c)))}`.execute(trx);
+    await sql`alter table ${table} add check (${range})`.execute(trx);
+    await sql`set local lock_timeout = '5s'`.execute(trx);
+    for (const week of weeks) await sql`alter table ${sql.table(merged.parent)} detach partition ${sql.table(week.name)}`.execute(trx);
+    for (const week of weeks) await sql`drop table ${sql.table(week.name)}`.execute(trx);
+    await sql`delete from ${sql.table(`${merged.parent}_default`)} where ${range}`.execute(trx);
+    await sql`alter table ${sql.table(merged.parent)} attach partition ${table}
+      for values from (${sql.lit(merged.from)}) to (${sql.lit(merged.to)})`.execute(trx);
+    return true;
+  });
+}
+
+/** The columns of `table`'s primary key, in the key's order. */
+async function primaryKeyColumns(db: Trx, table: string): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select a.attname as name
+    from pg_index i cross join lateral unnest(i.indkey) with ordinality k(attnum, n)
+    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+    where i.indrelid = ${table}::regclass and i.indisprimary
+    order by k.n`.execute(db);
+  return rows.map((r) => r.name);
+}

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
-import { weekOf } from '../db/partitions.ts';
+import { QUARTER_WEEKS, quarterOf, weekOf } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { ensureIncomeWeek, incomePartition } from './weeks.ts';
+import { ensureIncomeWeek, incomePartition, mergeIncomeQuarters } from './weeks.ts';
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0024;
@@ -92,5 +92,69 @@ describe.each(DATABASES)('income by week on %s', (kind) => {
     expect(await ensureIncomeWeek(t.ctx.db, '2030-06-24')).toBe(true);
     await insertLine(5, '2030-06-24');
     expect(await placed(5)).toEqual(['2030-06-23 income_before_weeks', '2030-06-24 income_w20300624']);
+  });
+});
+
+describe('quarterOf', () => {
+  it('is the Monday starting a run of 13 weeks from 1970-01-05, the same for each of them', () => {
+    fc.assert(
+      fc.property(days, (day) => {
+        const first = quarterOf(day);
+        const gap = (Date.parse(day) - Date.parse(first)) / 86_400_000;
+        expect(new Date(`${first}T00:00:00Z`).getUTCDay()).toBe(1);
+        expect(gap >= 0 && gap < 7 * QUARTER_WEEKS).toBe(true);
+        expect(quarterOf(addDays(first, 7 * QUARTER_WEEKS - 1))).toBe(first);
+        expect(quarterOf(addDays(first, 7 * QUARTER_WEEKS))).toBe(addDays(first, 7 * QUARTER_WEEKS));
+      }),
+    );
+  });
+});
+
+describe.each(DATABASES)('income weeks merged by quarter on %s', (kind) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const insertLine = (userId: number, day: string, amount = 100) =>
+    sql`insert into income (user_id, order_id, day, kind, amount, inputs)
+      values (${userId}, 1, ${day}::date, 'fixed', ${amount}, '{}')`.execute(t.ctx.db);
+  const lines = async () => {
+    const { rows } = await sql<{ line: string }>`
+      select user_id || ' ' || day || ' ' || amount || ' ' || regexp_replace(tableoid::regclass::text, '^.*[.]', '') as line
+      from income order by user_id, day`.execute(t.ctx.db);
+    return rows.map((r) => r.line);
+  };
+
+  it('merges a past quarter’s weeks into one partition, every line kept, and leaves the weeks after it alone', async () => {
+    const q = quarterOf('2031-03-05');
+    const name = `income_q${q.replaceAll('-', '')}`;
+    for (const week of [0, 1, 3]) {
+      await ensureIncomeWeek(t.ctx.db, addDays(q, 7 * week));
+      await insertLine(1, addDays(q, 7 * week + 2));
+    }
+    await insertLine(2, addDays(q, 14)); // a week with no partition: in the default one
+    const next = addDays(q, 7 * QUARTER_WEEKS);
+    await ensureIncomeWeek(t.ctx.db, next);
+    await insertLine(1, next);
+    const before = (await lines()).map((l) => l.split(' ').slice(0, 3).join(' '));
+
+    // Not while the quarter's last week is last week.
+    expect(await mergeIncomeQuarters(t.ctx.db, addDays(next, 3))).toEqual([]);
+    expect(await mergeIncomeQuarters(t.ctx.db, addDays(next, 7))).toEqual([name]);
+    const after = await lines();
+    expect(after.map((l) => l.split(' ').slice(0, 3).join(' '))).toEqual(before);
+    expect(after.map((l) => l.split(' ')[3])).toEqual([name, name, name, incomePartition(next), name]);
+    expect(await mergeIncomeQuarters(t.ctx.db, addDays(next, 7))).toEqual([]);
+
+    // The key still holds, and a late line of a week inside the merged range goes into it.
+    await expect(insertLine(1, addDays(q, 2))).rejects.toThrow();
+    expect(await ensureIncomeWeek(t.ctx.db, addDays(q, 16))).toBe(false);
+    await insertLine(3, addDays(q, 16));
+    expect((await lines()).at(-1)).toBe(`3 ${addDays(q, 16)} 100 ${name}`);
   });
 });

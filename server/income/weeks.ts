@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { ensurePartition, partitionExists, weekOf } from '../db/partitions.ts';
+import { ensurePartition, mergePastQuarters, partitionExists, weekOf } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 
 /**
@@ -50,4 +50,14 @@ export async function summarizeIncomeDays(db: Db): Promise<void> {
 export async function analyzeIncomeWeek(db: Executor, day: string): Promise<void> {
   const name = incomePartition(day);
   await sql`analyze ${sql.table((await partitionExists(db, 'income', name)) ? name : 'income')}`.execute(db);
+}
+
+/**
+ * Merges the weeks of each quarter that ended before last week into one partition
+ * (`income_qYYYYMMDD`): a holder's reads of their lines probe every partition, and a year of
+ * weeks made that 53 probes (docs/scaling.md). Run once a day off the day's path (the scheduler's
+ * housekeeping); returns the partitions made.
+ */
+export function mergeIncomeQuarters(db: Db, today: string): Promise<string[]> {
+  return mergePastQuarters(db, 'income', 'day', today, 7201024);
 }

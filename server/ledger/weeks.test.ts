@@ -6,7 +6,8 @@ import * as migration0025 from '../db/migrations/0025_postings_by_week.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { checkLedger, postEntry, SYSTEM } from './ledger.ts';
-import { ensurePostingsWeek, WEEK_IDS, weekNumber } from './weeks.ts';
+import { QUARTER_WEEKS, quarterOf } from '../db/partitions.ts';
+import { ensurePostingsWeek, mergePostingsQuarters, postingsPartition, WEEK_IDS, weekNumber } from './weeks.ts';
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0025;
@@ -108,5 +109,58 @@ describe.each(DATABASES)('postings by week on %s', (kind) => {
     expect(await ensurePostingsWeek(t.ctx.db, '2030-06-05')).toBe(true);
     expect(await partitionsOf(await post(800n))).toEqual(['postings_w20300603']);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+});
+
+describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { seed: false });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const post = (amount: bigint) =>
+    t.ctx.db.transaction().execute((trx) =>
+      postEntry(trx, {
+        kind: 'test_funding',
+        postings: [
+          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
+          { userId: 7n, asset: 'AIC', kind: 'wallet', amount },
+        ],
+      }),
+    );
+  const postings = async () => {
+    const { rows } = await sql<{ line: string }>`
+      select entry_id || ' ' || user_id || ' ' || amount || ' ' || regexp_replace(tableoid::regclass::text, '^.*[.]', '') as line
+      from postings order by entry_id, user_id`.execute(t.ctx.db);
+    return rows.map((r) => r.line);
+  };
+
+  it('merges a past quarter’s weeks into one partition, every posting kept, the ledger checked', async () => {
+    const q = quarterOf('2031-03-05');
+    const name = `postings_q${q.replaceAll('-', '')}`;
+    for (const week of [0, 2, 5]) {
+      await ensurePostingsWeek(t.ctx.db, addDays(q, 7 * week));
+      await post(BigInt(100 + week));
+    }
+    const next = addDays(q, 7 * QUARTER_WEEKS);
+    await ensurePostingsWeek(t.ctx.db, next);
+    await post(200n);
+    const before = await postings();
+
+    // Two processes' housekeeping at once: one merges, the other finds it done.
+    const merged = await Promise.all([mergePostingsQuarters(t.ctx.db, addDays(next, 7)), mergePostingsQuarters(t.ctx.db, addDays(next, 8))]);
+    expect(merged.flat()).toEqual([name]);
+    const after = await postings();
+    const strip = (lines: string[]) => lines.map((l) => l.split(' ').slice(0, 3).join(' '));
+    expect(strip(after)).toEqual(strip(before));
+    expect(after.map((l) => l.split(' ')[3])).toEqual([name, name, name, name, name, name, postingsPartition(next), postingsPartition(next)]);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+    // New entries still go into the open week.
+    await post(300n);
+    expect((await postings()).at(-1)?.split(' ')[3]).toBe(postingsPartition(next));
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { ensurePartition, weekOf } from '../db/partitions.ts';
+import { ensurePartition, mergePastQuarters, weekOf } from '../db/partitions.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
@@ -45,4 +45,13 @@ export function ensurePostingsWeek(db: Db, day: string): Promise<boolean> {
         where (select last_value from journal_entries_id_seq) < ${week.from}::bigint`.execute(trx);
     },
   });
+}
+
+/**
+ * Merges the weeks of each quarter that ended before last week into one partition
+ * (`postings_qYYYYMMDD`), as `income`'s are (server/income/weeks.ts): a holder's statement
+ * probes every partition. Returns the partitions made.
+ */
+export function mergePostingsQuarters(db: Db, today: string): Promise<string[]> {
+  return mergePastQuarters(db, 'postings', 'entry_id', today, 7201025);
 }

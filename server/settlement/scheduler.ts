@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gauge, Histogram } from 'prom-client';
 import type { AppContext } from '../context.ts';
+import { mergeIncomeQuarters } from '../income/weeks.ts';
 import { checkLedger } from '../ledger/ledger.ts';
+import { mergePostingsQuarters } from '../ledger/weeks.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
 import { repeat } from '../platform/repeat.ts';
@@ -16,7 +18,7 @@ type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge 
 
 /**
  * Looks for settlement work every interval: finished current cycles and finished days (and,
- * once a day, removes expired records). Any
+ * once a day, removes expired records and merges past quarters' week partitions). Any
  * number of server processes may run it; the per-day lock and the keyed income rows make sure
  * each effect happens once.
  */
@@ -41,6 +43,8 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     const today = utcDay(ctx.clock.now());
     if (purgedOn !== today) {
       log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
+      const merged = [...(await mergeIncomeQuarters(ctx.db, today)), ...(await mergePostingsQuarters(ctx.db, today))];
+      if (merged.length > 0) log.info({ merged }, 'past weeks merged into quarters');
       purgedOn = today;
     }
   });
