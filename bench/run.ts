@@ -20,6 +20,7 @@ const BENCHES: Record<string, [string, string[]]> = {
   'team-large': ['bench/team.ts', ['1000000']],
   merkle: ['bench/merkle.ts', [process.env.BENCH_HOLDERS ?? '1000000']],
   day: ['bench/day.ts', (process.env.BENCH_DAY_HOLDERS ?? '100000 1000000').split(' ')],
+  quarters: ['bench/quarters.ts', [process.env.BENCH_QUARTER_HOLDERS ?? '20000']],
   api: ['bench/api.ts', []],
   web: ['bench/web.ts', []],
 };
