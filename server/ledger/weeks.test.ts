@@ -12,6 +12,20 @@ import { ensurePostingsWeek, mergePostingsQuarters, postingsPartition, WEEK_IDS,
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0025;
 
+/** One entry: `amount` from the exchange into user 7's wallet; returns its id. */
+const postFunding = (t: TestApp, amount: bigint) =>
+  t.ctx.db.transaction().execute(async (trx) => {
+    await postEntry(trx, {
+      kind: 'test_funding',
+      postings: [
+        { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
+        { userId: 7n, asset: 'AIC', kind: 'wallet', amount },
+      ],
+    });
+    const { rows } = await sql<{ id: bigint }>`select max(id) as id from journal_entries`.execute(trx);
+    return rows[0]?.id as bigint;
+  });
+
 describe('weekNumber', () => {
   it('counts weeks from Monday 1970-01-05, the same for every day of a week', () => {
     expect(weekNumber('1970-01-05')).toBe(1n);
@@ -38,19 +52,7 @@ describe.each(DATABASES)('postings by week on %s', (kind) => {
     await t.close();
   });
 
-  /** One entry: `amount` from the exchange into user 7's wallet; returns its id. */
-  const post = (amount: bigint) =>
-    t.ctx.db.transaction().execute(async (trx) => {
-      await postEntry(trx, {
-        kind: 'test_funding',
-        postings: [
-          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
-          { userId: 7n, asset: 'AIC', kind: 'wallet', amount },
-        ],
-      });
-      const { rows } = await sql<{ id: bigint }>`select max(id) as id from journal_entries`.execute(trx);
-      return rows[0]?.id as bigint;
-    });
+  const post = (amount: bigint) => postFunding(t, amount);
   /** The partition holding each of an entry's postings. */
   const partitionsOf = async (entryId: bigint) => {
     const { rows } = await sql<{ partition: string }>`
@@ -122,16 +124,6 @@ describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
     await t.close();
   });
 
-  const post = (amount: bigint) =>
-    t.ctx.db.transaction().execute((trx) =>
-      postEntry(trx, {
-        kind: 'test_funding',
-        postings: [
-          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
-          { userId: 7n, asset: 'AIC', kind: 'wallet', amount },
-        ],
-      }),
-    );
   const postings = async () => {
     const { rows } = await sql<{ line: string }>`
       select entry_id || ' ' || user_id || ' ' || amount || ' ' || regexp_replace(tableoid::regclass::text, '^.*[.]', '') as line
@@ -144,11 +136,11 @@ describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
     const name = `postings_q${q.replaceAll('-', '')}`;
     for (const week of [0, 2, 5]) {
       await ensurePostingsWeek(t.ctx.db, addDays(q, 7 * week));
-      await post(BigInt(100 + week));
+      await postFunding(t, BigInt(100 + week));
     }
     const next = addDays(q, 7 * QUARTER_WEEKS);
     await ensurePostingsWeek(t.ctx.db, next);
-    await post(200n);
+    await postFunding(t, 200n);
     const before = await postings();
 
     // Two processes' housekeeping at once: one merges, the other finds it done.
@@ -160,7 +152,7 @@ describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
     expect(after.map((l) => l.split(' ')[3])).toEqual([name, name, name, name, name, name, postingsPartition(next), postingsPartition(next)]);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
     // New entries still go into the open week.
-    await post(300n);
+    await postFunding(t, 300n);
     expect((await postings()).at(-1)?.split(' ')[3]).toBe(postingsPartition(next));
   });
 });
