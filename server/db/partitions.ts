@@ -108,14 +108,15 @@ async function weekPartitions(db: Db | Trx, parent: string): Promise<Bounded[]> 
 /**
  * Merges the week partitions of `parent` (partitioned by range of `column`) into one partition
  * per quarter (`<parent>_qYYYYMMDD`, its first Monday), for the quarters that ended before the
- * week before `today`'s (a late write to last week still finds its week). The day writes into an empty week; a holder's reads probe every partition, so the
- * weeks of a year cost them 53 probes, the quarters 4 (docs/scaling.md). Per quarter, one
- * transaction under the advisory lock `lock`: the weeks (and the default partition, whose rows of
- * the range move too) are locked against writes, copied in the key's order into a table made
- * with the parent's indexes and a check of its range, then swapped in: detached and dropped, the
- * new one attached, which the check spares a scan and its indexes a build. Only the swap locks
- * the parent against reads, and not for longer than `lock_timeout` allows: a quarter it cannot
- * swap is left for the next run. Returns the partitions made.
+ * week before `today`'s (a late write to last week still finds its week). The day writes into an
+ * empty week; a holder's reads probe every partition, so the weeks of a year cost them 53
+ * probes, the quarters 4 (docs/scaling.md). Per quarter, one transaction under the advisory lock
+ * `lock`, taken only if free (another process merging: left to it): the weeks (and the default
+ * partition, whose rows of the range move too) are locked against writes, copied in the key's
+ * order into a table made with the parent's indexes and a check of its range, then swapped in:
+ * detached and dropped, the new one attached, which the check spares a scan and its indexes a
+ * build. Only the swap locks the parent against reads, and not for longer than `lock_timeout`
+ * allows: a quarter it cannot swap is left for the next run. Returns the partitions made.
  */
 export async function mergePastQuarters(db: Db, parent: string, column: string, today: string, lock: number): Promise<string[]> {
   const before = addWeeks(weekOf(today), -1);
@@ -141,7 +142,8 @@ const addWeeks = (monday: string, weeks: number) => new Date(Date.parse(`${monda
 
 async function mergeWeeks(db: Db, merged: RangePartition, weeks: Bounded[], lock: number): Promise<boolean> {
   return transact(db, async (trx) => {
-    await sql`select pg_advisory_xact_lock(${lock}, 1)`.execute(trx);
+    const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${lock}, 1) as free`.execute(trx);
+    if (!rows[0]?.free) return false;
     const now = new Set((await weekPartitions(trx, merged.parent)).map((w) => w.name));
     if (!weeks.every((w) => now.has(w.name))) return false;
     const table = sql.table(merged.name);

@@ -26,6 +26,7 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
   let checked = false;
   let purgedOn = '';
+  let merging: Promise<unknown> | undefined;
   return repeat(ctx.config.settlementIntervalMs, log, 'settlement failed; will retry', async () => {
     const stop = metrics.settlementSeconds.startTimer({ step: 'due' });
     const reports = await settleDue(ctx);
@@ -43,9 +44,21 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     const today = utcDay(ctx.clock.now());
     if (purgedOn !== today) {
       log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
-      const merged = [...(await mergeIncomeQuarters(ctx.db, today)), ...(await mergePostingsQuarters(ctx.db, today))];
-      if (merged.length > 0) log.info({ merged }, 'past weeks merged into quarters');
       purgedOn = today;
+      // Minutes once a quarter at a million holders: beside the loop, so settlement does not wait.
+      if (!merging) {
+        merging = mergeQuarters(ctx, today)
+          .then((merged) => merged.length > 0 && log.info({ merged }, 'past weeks merged into quarters'))
+          .catch((error: unknown) => log.error({ err: error }, 'merging past weeks failed; will retry tomorrow'))
+          .finally(() => {
+            merging = undefined;
+          });
+      }
     }
   });
+}
+
+/** Past quarters' weeks of `income` and `postings`, each merged into one partition. */
+async function mergeQuarters(ctx: AppContext, today: string): Promise<string[]> {
+  return [...(await mergeIncomeQuarters(ctx.db, today)), ...(await mergePostingsQuarters(ctx.db, today))];
 }
