@@ -74,7 +74,14 @@ export async function ensurePartition(
   });
 }
 
+const WEEK_MS = 7 * DAY_MS;
 const MONDAY_ONE = Date.parse('1970-01-05T00:00:00Z');
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const addWeeks = (monday: string, weeks: number) => isoDay(Date.parse(`${monday}T00:00:00Z`) + weeks * WEEK_MS);
+
+/** Weeks from the week of Monday 1970-01-05 (week 0) to `day`'s: what postings' id ranges and quarters count. */
+export const weekIndex = (day: string) => Math.round((Date.parse(`${weekOf(day)}T00:00:00Z`) - MONDAY_ONE) / WEEK_MS);
+
 /** Weeks merged into one partition once they are past: a quarter of 13 weeks. */
 export const QUARTER_WEEKS = 13;
 
@@ -83,9 +90,7 @@ export const QUARTER_WEEKS = 13;
  * Monday 1970-01-05, so every week is in exactly one.
  */
 export function quarterOf(day: string): string {
-  const weeks = Math.floor((Date.parse(`${weekOf(day)}T00:00:00Z`) - MONDAY_ONE) / (7 * DAY_MS));
-  const first = Math.floor(weeks / QUARTER_WEEKS) * QUARTER_WEEKS;
-  return new Date(MONDAY_ONE + first * 7 * DAY_MS).toISOString().slice(0, 10);
+  return isoDay(MONDAY_ONE + Math.floor(weekIndex(day) / QUARTER_WEEKS) * QUARTER_WEEKS * WEEK_MS);
 }
 
 type Bounded = { name: string; monday: string; from: string; to: string };
@@ -137,8 +142,6 @@ export async function mergePastQuarters(db: Db, parent: string, column: string, 
   }
   return made;
 }
-
-const addWeeks = (monday: string, weeks: number) => new Date(Date.parse(`${monday}T00:00:00Z`) + weeks * 7 * DAY_MS).toISOString().slice(0, 10);
 
 async function mergeWeeks(db: Db, merged: RangePartition, weeks: Bounded[], lock: number): Promise<boolean> {
   return transact(db, async (trx) => {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { ensurePartition, mergePastQuarters, weekOf } from '../db/partitions.ts';
+import { ensurePartition, mergePastQuarters, weekIndex, weekOf } from '../db/partitions.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
@@ -12,9 +12,8 @@ import { ensurePartition, mergePastQuarters, weekOf } from '../db/partitions.ts'
  */
 export const WEEK_IDS = 10_000_000_000n;
 
-const MONDAY_ONE = Date.parse('1970-01-05T00:00:00Z');
 /** The week of `day`, counted from the week of Monday 1970-01-05 (week 1). */
-export const weekNumber = (day: string) => BigInt((Date.parse(`${weekOf(day)}T00:00:00Z`) - MONDAY_ONE) / (7 * 86_400_000) + 1);
+export const weekNumber = (day: string) => BigInt(weekIndex(day) + 1);
 
 /** The name of the partition of `day`'s week: postings_w and its Monday. */
 export const postingsPartition = (day: string) => `postings_w${weekOf(day).replaceAll('-', '')}`;
