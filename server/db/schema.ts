@@ -182,6 +182,8 @@ interface SettlementDaysTable {
   started_at: Timestamp;
   finished_at: NullableDate;
   duration_ms: number | null;
+  notice_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  notice_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 interface TeamStatsTable {
@@ -263,6 +265,11 @@ interface NotificationsTable {
   read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+interface NoticeMarksTable {
+  user_id: Big;
+  read_to: Big;
+}
+
 interface PushSubscriptionsTable {
   user_id: Big;
   id: ColumnType<bigint, never, never>;
@@ -291,6 +298,7 @@ interface PushKeysTable {
 
 export interface Database {
   notifications: NotificationsTable;
+  notice_marks: NoticeMarksTable;
   push_subscriptions: PushSubscriptionsTable;
   push_deliveries: PushDeliveriesTable;
   push_keys: PushKeysTable;

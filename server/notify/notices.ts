@@ -2,6 +2,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Notice, NoticeKind } from '../../contract/notifications.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { dayNotices, holderNotices } from './dayNotices.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -34,41 +35,28 @@ export const noticesFrom = (kind: NoticeKind, rows: RawBuilder<unknown>, at: Dat
 export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::numeric / 100000000)::text`);
 
 /**
- * One notice per holder for a settled day: the AIC credited to them that day, all kinds of
- * income together (not one notice per line). One statement over the day's income rows, run
- * once: the notify step's lines commit together, so if the notice of one holder with income
- * that day is there, all are, and a second run writes nothing. Checking that one holder spares
- * the insert a conflict check on each of its rows (a third of its time at a million holders).
+ * Tells every holder credited on a settled day: the day gets its notice id and time, and each
+ * holder's notice is the day's lines summed, read when asked for (dayNotices.ts). One row, not a
+ * million; a second run leaves the first's id.
  */
-export async function notifyDayIncome(trx: Transaction<Database>, day: string, at: Date): Promise<number> {
-  const { rows } = await sql`
-    select 1 from notifications
-    where kind = 'income' and key = ${day}
-      and user_id = (select user_id from income where day = ${day}::date and amount > 0 limit 1)`.execute(trx);
-  if (rows.length > 0) return 0;
-  const result = await sql`
-    insert into notifications (user_id, kind, key, params, created_at)
-    select user_id, 'income', ${day},
-      jsonb_build_object('day', ${day}::text, 'total', ${decimalText('sum(amount)')}), ${at}
-    from income
-    where day = ${day}::date
-    group by user_id
-    having sum(amount) > 0
-    -- In the keys' order: grouped by hash, the notices went into the indexes at random places,
-    -- which cost twice as much on the second day (22 s against 10 s at a million holders).
-    order by user_id`.execute(trx);
-  return Number(result.numAffectedRows ?? 0n);
+export async function notifyDayIncome(trx: Transaction<Database>, day: string, at: Date): Promise<void> {
+  await sql`
+    insert into settlement_days (day, status, started_at, notice_id, notice_at)
+    values (${day}, 'running', ${at}, nextval(pg_get_serial_sequence('notifications', 'id')), ${at})
+    on conflict (day) do update set notice_id = excluded.notice_id, notice_at = excluded.notice_at
+      where settlement_days.notice_id is null`.execute(trx);
 }
 
+const holder = (userId: bigint) => sql`${userId}::bigint`;
+
 export async function unreadCount(db: Executor, userId: bigint): Promise<number> {
-  const row = await db
-    .selectFrom('notifications')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('user_id', '=', userId)
-    .where('read_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  const { rows } = await sql<{ n: string }>`
+    select (select count(*) from notifications where user_id = ${userId} and read_at is null)
+      + (select count(*) from (${dayNotices(holder(userId), { unread: true }, 'desc')}) days) as n`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
+
+type NoticeRow = { id: string; kind: string; key: string; params: Record<string, string>; created_at: Date; read: boolean };
 
 /** The holder's notices, newest first, `limit` after the cursor (the last id of the page before). */
 export async function listNotices(
@@ -76,39 +64,48 @@ export async function listNotices(
   userId: bigint,
   page: { cursor?: string | undefined; limit: number },
 ): Promise<{ items: Notice[]; nextCursor: string | null }> {
-  let query = db
-    .selectFrom('notifications')
-    .select(['id', 'kind', 'params', 'created_at', 'read_at'])
-    .where('user_id', '=', userId)
-    .orderBy('id', 'desc')
-    .limit(page.limit + 1);
-  if (page.cursor) query = query.where('id', '<', BigInt(page.cursor));
-  const rows = await query.execute();
+  const range = page.cursor ? { before: BigInt(page.cursor) } : {};
+  const { rows } = await sql<NoticeRow>`
+    select id::text, kind, params, created_at, read from (${holderNotices(holder(userId), range, 'desc', page.limit + 1)}) page`.execute(db);
   const items = rows.slice(0, page.limit).map((row) => ({
-    id: String(row.id),
+    id: row.id,
     kind: row.kind as NoticeKind,
-    params: row.params as Record<string, string>,
-    createdAt: row.created_at.toISOString(),
-    read: row.read_at !== null,
+    params: row.params,
+    createdAt: new Date(row.created_at).toISOString(),
+    read: row.read,
   }));
   return { items, nextCursor: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
 }
 
-/** Marks one notice of the holder's (or all of them) read; returns how many changed. */
+/**
+ * Marks one notice of the holder's (or all of them) read; returns how many changed. A day notice
+ * marked alone becomes a row, read; all of them, by moving the holder's mark past the last day told.
+ */
 export async function markRead(trx: Transaction<Database>, userId: bigint, which: { id: string } | { all: true }, at: Date) {
   let query = trx.updateTable('notifications').set({ read_at: at }).where('user_id', '=', userId).where('read_at', 'is', null);
   if ('id' in which) query = query.where('id', '=', BigInt(which.id));
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  const rows = Number((await query.executeTakeFirst()).numUpdatedRows);
+  if ('id' in which) {
+    if (rows > 0) return rows;
+    const day = dayNotices(holder(userId), { unread: true, where: (id) => sql`${id} = ${BigInt(which.id)}` }, 'desc');
+    const made = await sql`
+      insert into notifications (user_id, id, kind, key, params, created_at, read_at) overriding system value
+      select ${userId}, id, kind, key, params, created_at, ${at} from (${day}) days
+      on conflict do nothing`.execute(trx);
+    return Number(made.numAffectedRows ?? 0n);
+  }
+  const unreadDays = await sql<{ n: string }>`
+    select count(*) as n from (${dayNotices(holder(userId), { unread: true }, 'desc')}) days`.execute(trx);
+  await sql`
+    insert into notice_marks (user_id, read_to)
+    values (${userId}, (select coalesce(max(notice_id), 0) from settlement_days))
+    on conflict (user_id) do update set read_to = greatest(notice_marks.read_to, excluded.read_to)`.execute(trx);
+  return rows + Number(unreadDays.rows[0]?.n ?? 0);
 }
 
 /** Whether the holder has this notice at all (read or not): another holder's id is unknown. */
 export async function ownsNotice(db: Executor, userId: bigint, id: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('notifications')
-    .select('id')
-    .where('user_id', '=', userId)
-    .where('id', '=', BigInt(id))
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await sql`
+    select 1 from (${holderNotices(holder(userId), { where: (noticeId) => sql`${noticeId} = ${BigInt(id)}` }, 'desc', 1)}) found`.execute(db);
+  return rows.length > 0;
 }

@@ -30,9 +30,7 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
   };
   const unread = async (user: SignedIn) =>
     (await t.app.inject({ url: PATHS.notificationsUnread, headers: bearer(user.token) })).json().data.unread as number;
-  const count = async (userId: string, kindOf: string) =>
-    Number((await t.ctx.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('user_id', '=', BigInt(userId)).where('kind', '=', kindOf).executeTakeFirstOrThrow()).n);
+  const incomeNotices = async (user: SignedIn) => (await page(user, { limit: '50' })).items.filter((n) => n.kind === 'income');
 
   it('tells the inviter a new member bound their code', async () => {
     const code = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(operator.token) })).json().data.inviteCode;
@@ -53,11 +51,14 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
     expect((await settleDay(t.ctx, '2026-11-02')).status).toBe('done');
     await Promise.all([settleDay(t.ctx, '2026-11-02'), settleDay(t.ctx, '2026-11-02')]);
     // 1,500 AIC at 0.3% a day from the day after the buy: 4.5 AIC on 11-02.
-    const income = (await page(hana)).items.filter((n) => n.kind === 'income');
-    expect(income.map((n) => n.params)).toEqual([{ day: '2026-11-02', total: '4.5' }]);
-    expect(await count(hana.userId, 'income')).toBe(1);
+    expect((await incomeNotices(hana)).map((n) => n.params)).toEqual([{ day: '2026-11-02', total: '4.5' }]);
     // Ivo earned nothing: no notice.
-    expect(await count(ivo.userId, 'income')).toBe(0);
+    expect(await incomeNotices(ivo)).toEqual([]);
+    // The day is told once, by its notice id: no row per holder.
+    const days = await t.ctx.db.selectFrom('settlement_days').select(['day', 'notice_id']).orderBy('day').execute();
+    expect(days.map((d) => d.notice_id !== null)).toEqual([true, true]);
+    const rows = await t.ctx.db.selectFrom('notifications').select('id').where('kind', '=', 'income').execute();
+    expect(rows).toEqual([]);
   });
 
   it('tells the holder when a withdrawal is approved and when one is rejected, with the reason', async () => {
@@ -98,5 +99,25 @@ describe.each(DATABASES)('notifications on %s', (kind) => {
     expect(await unread(operator)).toBe(1);
     const bad = await post(t.app, PATHS.notificationsRead, hana.token, { id: theirs, all: true });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("marks a day's income notice read alone; a later day's is unread; another holder's day is unknown to Ivo", async () => {
+    t.ctx.clock.advance(DAY_MS);
+    expect((await settleDay(t.ctx, '2026-11-03')).status).toBe('done');
+    const [newest, older] = await incomeNotices(hana);
+    expect(newest).toMatchObject({ params: { day: '2026-11-03', total: '4.5' }, read: false });
+    expect(older).toMatchObject({ params: { day: '2026-11-02' }, read: true });
+    expect(await unread(hana)).toBe(1);
+    const id = newest?.id ?? '';
+    expect((await post(t.app, PATHS.notificationsRead, hana.token, { id })).json().data).toEqual({ marked: 1, unread: 0 });
+    expect((await post(t.app, PATHS.notificationsRead, hana.token, { id })).json().data).toEqual({ marked: 0, unread: 0 });
+    expect((await incomeNotices(hana)).map((n) => [n.id, n.params.day, n.read])).toEqual([
+      [id, '2026-11-03', true],
+      [older?.id, '2026-11-02', true],
+    ]);
+    // Ivo was credited nothing that day: the day's notice id is not his.
+    const foreign = await post(t.app, PATHS.notificationsRead, ivo.token, { id });
+    expect(foreign.statusCode).toBe(404);
+    expect(await incomeNotices(ivo)).toEqual([]);
   });
 });

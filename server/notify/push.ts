@@ -12,6 +12,7 @@ import type { Database } from '../db/schema.ts';
 import { isLocalHost } from '../platform/network.ts';
 import { repeat } from '../platform/repeat.ts';
 import { wordNotice } from './wording.ts';
+import { holderNotices } from './dayNotices.ts';
 
 /**
  * Web Push, opt-in (issue 20). A holder's browser subscribes (the switch on My); afterwards each
@@ -108,7 +109,7 @@ export async function subscribePush(trx: Transaction<Database>, userId: bigint, 
   await sql`
     insert into push_subscriptions (user_id, endpoint, p256dh, auth, language, after_id, created_at)
     values (${userId}, ${body.endpoint}, ${body.keys.p256dh}, ${body.keys.auth}, ${body.language},
-      coalesce((select max(id) from notifications where user_id = ${userId}), 0), ${at})
+      greatest((select max(id) from notifications where user_id = ${userId}), (select max(notice_id) from settlement_days), 0), ${at})
     on conflict (user_id, endpoint) do update
       set p256dh = excluded.p256dh, auth = excluded.auth, language = excluded.language`.execute(trx);
   await removeWhere(
@@ -182,17 +183,14 @@ export async function dispatchPush(ctx: AppContext): Promise<PushReport> {
   const keys = await pushKeys(ctx.db);
   const { rows } = await sql<Claimed>`
     with candidates as (
-      select s.user_id, s.id as subscription_id, n.id as notification_id
+      select s.user_id, s.id as subscription_id, n.id as notification_id, n.kind, n.params
       from push_subscriptions s
-      cross join lateral (
-        select n.id from notifications n
-        where n.user_id = s.user_id and n.id > s.after_id
-          and not exists (
-            select 1 from push_deliveries d
-            where d.user_id = s.user_id and d.subscription_id = s.id and d.notification_id = n.id)
-        order by n.id
-        limit ${PER_SUBSCRIPTION}
-      ) n
+      cross join lateral (${holderNotices(sql`s.user_id`, {
+        after: sql`s.after_id`,
+        where: (id) => sql`not exists (
+          select 1 from push_deliveries d
+          where d.user_id = s.user_id and d.subscription_id = s.id and d.notification_id = ${id})`,
+      }, 'asc', PER_SUBSCRIPTION)}) n
       order by n.id
       limit ${PUSH_BATCH}
     ), claimed as (
@@ -205,7 +203,8 @@ export async function dispatchPush(ctx: AppContext): Promise<PushReport> {
       s.endpoint, s.p256dh, s.auth, s.language, n.kind, n.params
     from claimed c
     join push_subscriptions s on s.user_id = c.user_id and s.id = c.subscription_id
-    join notifications n on n.user_id = c.user_id and n.id = c.notification_id
+    join candidates n on n.user_id = c.user_id and n.subscription_id = c.subscription_id
+      and n.notification_id = c.notification_id
     order by c.notification_id`.execute(ctx.db);
 
   const report: PushReport = { claimed: rows.length, sent: 0, failed: 0, removed: 0 };

@@ -1,0 +1,67 @@
+import { type RawBuilder, sql } from 'kysely';
+
+/**
+ * A settled day's income notices (migration 0026). The day gets one notice id, drawn from the
+ * notifications' sequence when it is told, and a holder's notice of that day is the day's income
+ * lines summed, read when asked for: a settled day writes one row, not one per holder (a million
+ * rows a day at a million holders, into indexes holding every day before). A holder has a day's
+ * notice when they were credited that day, as when it was a row. Read: up to the holder's
+ * `notice_marks.read_to` ("mark all read"), or once marked alone, when it becomes a row of
+ * `notifications` (which the list then shows instead).
+ */
+
+/** Which notices of a holder: ids after or before one, the unread only, a condition on the id. */
+export type NoticeRange = {
+  after?: RawBuilder<unknown>;
+  before?: bigint;
+  unread?: boolean;
+  where?: (id: RawBuilder<unknown>) => RawBuilder<unknown>;
+};
+
+const conditions = (id: RawBuilder<unknown>, range: NoticeRange, unread: RawBuilder<unknown>) => {
+  const parts = [sql`true`];
+  if (range.after) parts.push(sql`${id} > ${range.after}`);
+  if (range.before !== undefined) parts.push(sql`${id} < ${range.before}`);
+  if (range.unread) parts.push(unread);
+  if (range.where) parts.push(range.where(id));
+  return sql.join(parts, sql` and `);
+};
+
+/**
+ * The holder's day notices no row holds, as (id, kind, key, params, created_at, read), newest
+ * first or oldest: each settled day a probe of the holder's income lines in its week, in id
+ * order, so a limit above stops the probes.
+ */
+export function dayNotices(user: RawBuilder<unknown>, range: NoticeRange, order: 'asc' | 'desc') {
+  // Aliases of their own: a caller's condition (push's) names its own tables around this one.
+  const id = sql`told.notice_id`;
+  const mark = sql`coalesce((select mark.read_to from notice_marks mark where mark.user_id = ${user}), 0)`;
+  return sql`
+    select told.notice_id as id, 'income'::text as kind, told.day::text as key,
+      jsonb_build_object('day', told.day::text, 'total', trim_scale(credited.total::numeric / 100000000)::text) as params,
+      told.notice_at as created_at, told.notice_id <= ${mark} as read
+    from settlement_days told
+    cross join lateral (
+      select sum(line.amount) as total from income line where line.user_id = ${user} and line.day = told.day
+    ) credited
+    where told.notice_id is not null and credited.total > 0 and ${conditions(id, range, sql`${id} > ${mark}`)}
+      and not exists (
+        select 1 from notifications kept where kept.user_id = ${user} and kept.kind = 'income' and kept.key = told.day::text)
+    order by told.notice_id ${sql.raw(order)}`;
+}
+
+/**
+ * All the holder's notices in `range`, rows and day notices together, as (id, kind, key, params,
+ * created_at, read): at most `limit`, newest first or oldest.
+ */
+export function holderNotices(user: RawBuilder<unknown>, range: NoticeRange, order: 'asc' | 'desc', limit: number) {
+  const direction = sql.raw(order);
+  const rows = sql`
+    select kept.id, kept.kind, kept.key, kept.params, kept.created_at, kept.read_at is not null as read
+    from notifications kept
+    where kept.user_id = ${user} and ${conditions(sql`kept.id`, range, sql`kept.read_at is null`)}
+    order by kept.id ${direction} limit ${limit}`;
+  return sql`
+    select * from ((${rows}) union all (select * from (${dayNotices(user, range, order)}) days limit ${limit})) notices
+    order by id ${direction} limit ${limit}`;
+}
