@@ -21,6 +21,7 @@ const BENCHES: Record<string, [string, string[]]> = {
   merkle: ['bench/merkle.ts', [process.env.BENCH_HOLDERS ?? '1000000']],
   day: ['bench/day.ts', (process.env.BENCH_DAY_HOLDERS ?? '100000 1000000').split(' ')],
   quarters: ['bench/quarters.ts', [process.env.BENCH_QUARTER_HOLDERS ?? '20000']],
+  notices: ['bench/notices.ts', [process.env.BENCH_NOTICE_HOLDERS ?? '2000']],
   api: ['bench/api.ts', []],
   web: ['bench/web.ts', []],
 };

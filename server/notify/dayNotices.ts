@@ -10,6 +10,9 @@ import { type RawBuilder, sql } from 'kysely';
  * `notifications` (which the list then shows instead).
  */
 
+/** An amount column as on the wire (formatUnits): 450000000 units are '4.5'. */
+export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::numeric / 100000000)::text`);
+
 /** Which notices of a holder: ids after or before one, the unread only, a condition on the id. */
 export type NoticeRange = {
   after?: RawBuilder<unknown>;
@@ -27,6 +30,9 @@ const conditions = (id: RawBuilder<unknown>, range: NoticeRange, unread: RawBuil
   return sql.join(parts, sql` and `);
 };
 
+const markOf = (user: RawBuilder<unknown>) =>
+  sql`coalesce((select mark.read_to from notice_marks mark where mark.user_id = ${user}), 0)`;
+
 /**
  * The holder's day notices no row holds, as (id, kind, key, params, created_at, read), newest
  * first or oldest: each settled day a probe of the holder's income lines in its week, in id
@@ -35,10 +41,10 @@ const conditions = (id: RawBuilder<unknown>, range: NoticeRange, unread: RawBuil
 export function dayNotices(user: RawBuilder<unknown>, range: NoticeRange, order: 'asc' | 'desc') {
   // Aliases of their own: a caller's condition (push's) names its own tables around this one.
   const id = sql`told.notice_id`;
-  const mark = sql`coalesce((select mark.read_to from notice_marks mark where mark.user_id = ${user}), 0)`;
+  const mark = markOf(user);
   return sql`
     select told.notice_id as id, 'income'::text as kind, told.day::text as key,
-      jsonb_build_object('day', told.day::text, 'total', trim_scale(credited.total::numeric / 100000000)::text) as params,
+      jsonb_build_object('day', told.day::text, 'total', ${decimalText('credited.total')}) as params,
       told.notice_at as created_at, told.notice_id <= ${mark} as read
     from settlement_days told
     cross join lateral (
@@ -64,4 +70,23 @@ export function holderNotices(user: RawBuilder<unknown>, range: NoticeRange, ord
   return sql`
     select * from ((${rows}) union all (select * from (${dayNotices(user, range, order)}) days limit ${limit})) notices
     order by id ${direction} limit ${limit}`;
+}
+
+/**
+ * How many of the holder's day notices are unread: one pass over the holder's lines since the
+ * first day after their mark (a probe per day was 3.7 ms for a holder who never read 420 days).
+ */
+export function unreadDayNotices(user: RawBuilder<unknown>) {
+  const mark = markOf(user);
+  return sql`
+    select count(*) as n
+    from (
+      select line.day from income line
+      where line.user_id = ${user}
+        and line.day >= (select min(told.day) from settlement_days told where told.notice_id > ${mark})
+      group by line.day having sum(line.amount) > 0
+    ) credited
+    join settlement_days told on told.day = credited.day and told.notice_id > ${mark}
+    where not exists (
+      select 1 from notifications kept where kept.user_id = ${user} and kept.kind = 'income' and kept.key = told.day::text)`;
 }

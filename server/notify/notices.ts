@@ -2,7 +2,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Notice, NoticeKind } from '../../contract/notifications.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { dayNotices, holderNotices } from './dayNotices.ts';
+import { dayNotices, holderNotices, unreadDayNotices } from './dayNotices.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -31,8 +31,7 @@ export const noticesFrom = (kind: NoticeKind, rows: RawBuilder<unknown>, at: Dat
   select user_id, ${kind}, key, params, coalesce(${at ?? null}::timestamptz, now()) from (${rows}) notice_rows
   on conflict (user_id, kind, key) do nothing`;
 
-/** An amount column as on the wire (formatUnits): 450000000 units are '4.5'. */
-export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::numeric / 100000000)::text`);
+export { decimalText } from './dayNotices.ts';
 
 /**
  * Tells every holder credited on a settled day: the day gets its notice id and time, and each
@@ -52,7 +51,7 @@ const holder = (userId: bigint) => sql`${userId}::bigint`;
 export async function unreadCount(db: Executor, userId: bigint): Promise<number> {
   const { rows } = await sql<{ n: string }>`
     select (select count(*) from notifications where user_id = ${userId} and read_at is null)
-      + (select count(*) from (${dayNotices(holder(userId), { unread: true }, 'desc')}) days) as n`.execute(db);
+      + (${unreadDayNotices(holder(userId))}) as n`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -94,8 +93,7 @@ export async function markRead(trx: Transaction<Database>, userId: bigint, which
       on conflict do nothing`.execute(trx);
     return Number(made.numAffectedRows ?? 0n);
   }
-  const unreadDays = await sql<{ n: string }>`
-    select count(*) as n from (${dayNotices(holder(userId), { unread: true }, 'desc')}) days`.execute(trx);
+  const unreadDays = await sql<{ n: string }>`${unreadDayNotices(holder(userId))}`.execute(trx);
   await sql`
     insert into notice_marks (user_id, read_to)
     values (${userId}, (select coalesce(max(notice_id), 0) from settlement_days))

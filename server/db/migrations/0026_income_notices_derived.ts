@@ -11,6 +11,8 @@ import { type Kysely, sql } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table settlement_days add column notice_id bigint, add column notice_at timestamptz`.execute(db);
+  // Days in notice order: a holder's newest notices probe the newest days first, and stop.
+  await sql`create index settlement_days_notice on settlement_days (notice_id) where notice_id is not null`.execute(db);
   await sql`
     create table notice_marks (
       user_id bigint primary key,
