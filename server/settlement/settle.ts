@@ -376,24 +376,14 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     (async () => {
       const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
       await step('team', (trx) => rollUpTeam(trx));
-      // From the roll-up: the day's team figures, beside the rebates' uplines and the rebates.
-      // Nothing of the day reads team_stats (the rebates and lock-ups read the uplines), so they
-      // are written off the day's longer path (about 5 s at a million members); on two cores the
-      // first connection has about finished its steps by then, and the day is no shorter there
-      // (docs/scaling.md).
-      const [, rebates] = await Promise.all([
-        step('teamStats', (trx) => writeTeamStats(trx, day, team)),
-        (async () => {
-          await step('uplines', (trx) => stageRebates(trx, day, team));
-          // The rebates, the day's longest statement, in two parts on two connections.
-          const parts = await Promise.all(
-            REBATE_PARTS.map((name, index) =>
-              attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
-            ),
-          );
-          return { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
-        })(),
-      ]);
+      await step('uplines', (trx) => stageRebates(trx, day, team));
+      // The rebates, the day's longest statement, in two parts on two connections.
+      const parts = await Promise.all(
+        REBATE_PARTS.map((name, index) =>
+          attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
+        ),
+      );
+      const rebates = { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
       return { statics, rebates };
     })(),
   ]);
@@ -405,24 +395,27 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
-  // A day whose money has all moved is told and proven before it is marked done, so a crash in
-  // either leaves it to be finished by the next run (both are idempotent). The two read what
-  // the day wrote and write tables of their own, so they run side by side on two connections:
-  // the day takes the longer of the two. A day waiting for funds does neither: its totals and
-  // balances are not final.
+  // The day's team figures, from the roll-up, beside the proof: nothing of the day reads
+  // team_stats (the rebates and lock-ups read the uplines), and the proof's statements leave the
+  // second core idle (about 5 s of writing at a million members, which beside the uplines and the
+  // rebates slowed them). A day whose money has all moved is told and proven before it is marked
+  // done, so a crash leaves it to be finished by the next run (all three are idempotent). They
+  // read what the day wrote and write tables of their own. A day waiting for funds is neither
+  // told nor proven: its totals and balances are not final.
+  const finals: Promise<unknown>[] = [step('teamStats', (trx) => writeTeamStats(trx, day, team))];
   if (status === 'done') {
-    // Both finish before the day answers, even when one fails: nothing of the day runs on after it.
-    const outcomes = await Promise.allSettled([
-      options.incomeNotices === false ? Promise.resolve(0) : step('notify', (trx) => notifyDayIncome(trx, day, now)),
+    if (options.incomeNotices !== false) finals.push(step('notify', (trx) => notifyDayIncome(trx, day, now)));
+    finals.push(
       (async () => {
         const begun = performance.now();
         await buildProofs(ctx, day, { noncesDrawn: true });
         steps.proof = Math.round(performance.now() - begun);
       })(),
-    ]);
-    const failed = outcomes.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
+    );
   }
+  // All finish before the day answers, even when one fails: nothing of the day runs on after it.
+  const failed = (await Promise.allSettled(finals)).find((outcome) => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
   const durationMs = Date.now() - started;
   // In the steps' order, whichever finished first: the same day reports the same shortfall.
   const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);
