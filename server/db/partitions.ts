@@ -17,6 +17,10 @@ export function weekOf(day: string): string {
   return new Date(date.getTime() - ((date.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** The name of `parent`'s partition of `day`'s week: `<parent>_w` and the week's Monday (YYYYMMDD). */
+export const weekPartition = (parent: string, day: string) => `${parent}_w${weekOf(day).replaceAll('-', '')}`;
+const WEEK_NAME = (parent: string) => `^${parent}_w[0-9]{8}$`;
+
 /** Whether `parent` has a partition named `name` (in the connection's schema). */
 export async function partitionExists(db: Db | Trx, parent: string, name: string): Promise<boolean> {
   const { rows } = await sql`
@@ -95,12 +99,12 @@ export function quarterOf(day: string): string {
 
 type Bounded = { name: string; monday: string; from: string; to: string };
 
-/** `parent`'s week partitions (`<parent>_wYYYYMMDD`), with their Mondays and range bounds. */
+/** `parent`'s week partitions (named by `weekPartition`), with their Mondays and range bounds. */
 async function weekPartitions(db: Db | Trx, parent: string): Promise<Bounded[]> {
   const { rows } = await sql<{ name: string; bound: string | null }>`
     select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = ${parent}::regclass and c.relname ~ ${`^${parent}_w[0-9]{8}$`}
+    where i.inhparent = ${parent}::regclass and c.relname ~ ${WEEK_NAME(parent)}
     order by c.relname`.execute(db);
   return rows.flatMap(({ name, bound }) => {
     // No bound: another process's merge is detaching it as this reads the catalog.

@@ -1,7 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { ensurePartition, mergePastQuarters, partitionExists, weekOf } from '../db/partitions.ts';
+import { ensurePartition, mergePastQuarters, partitionExists, weekOf, weekPartition } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 
 /**
@@ -17,7 +17,7 @@ import { addDays } from '../platform/clock.ts';
 type Executor = Db | Transaction<Database>;
 
 /** The name of the partition holding `day`'s lines: income_w and its week's Monday. */
-export const incomePartition = (day: string) => `income_w${weekOf(day).replaceAll('-', '')}`;
+export const incomePartition = (day: string) => weekPartition('income', day);
 
 /**
  * Makes sure `day`'s week has its partition, before a step writes the day's lines (lines of that

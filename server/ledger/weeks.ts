@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { ensurePartition, mergePastQuarters, weekIndex, weekOf } from '../db/partitions.ts';
+import { ensurePartition, mergePastQuarters, weekIndex, weekOf, weekPartition } from '../db/partitions.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per week (migration 0025): a settled
@@ -16,7 +16,7 @@ export const WEEK_IDS = 10_000_000_000n;
 export const weekNumber = (day: string) => BigInt(weekIndex(day) + 1);
 
 /** The name of the partition of `day`'s week: postings_w and its Monday. */
-export const postingsPartition = (day: string) => `postings_w${weekOf(day).replaceAll('-', '')}`;
+export const postingsPartition = (day: string) => weekPartition('postings', day);
 
 /**
  * Opens `day`'s week for postings, before a settled day writes them: its partition (ids from

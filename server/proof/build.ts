@@ -17,6 +17,7 @@ import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
 import { transact } from '../db/transact.ts';
+import { inPart, type Part } from '../income/parts.ts';
 
 type Trx = Transaction<Database>;
 
@@ -146,51 +147,105 @@ const leafSum = sql.join(
   sql` + `,
 );
 
+/** How many parts the leaves are staged in, side by side: PGlite has one connection. */
+const STAGE_PARTS = { postgres: 2, pglite: 1 } as const;
+
+type StageCounts = { missing: bigint; negative: bigint; ledger_total: bigint };
+
+/** Part `index` of a build's staged leaves: unlogged when staged on a connection of its own. */
+const stageTable = (day: string, asset: Asset, index: number) =>
+  sql.table(`proof_stage_${day.replaceAll('-', '')}_${asset.toLowerCase()}_${index}`);
+
 /**
- * Writes the leaves of one asset in one statement, so every balance comes from one snapshot;
- * the same statement hashes each leaf into the scratch table of height 0 (set-based, with the
- * rows already at hand: reading them back would join a million leaves with their nonces again)
- * and sums the ledger's user accounts for the cross-check. The order is a shuffle keyed by the
- * secret nonces and the day: a neighbour in the tree is nobody in particular.
+ * Stages a part of the holders' leaves (`part`, by a hash of the holder: income/parts.ts): each
+ * holder's balances pivoted from the ledger's accounts, the shuffle key (the secret nonce and the
+ * day), the leaf's hash and sum; and the part's counts for the checks: holders without a nonce,
+ * holders with a negative balance, and the ledger's user accounts summed for the cross-check.
  */
-async function writeLeaves(trx: Trx, day: string, asset: Asset) {
-  const leaves = sql.table(leavesPartition(day));
+async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
+  const stage = stageTable(day, asset, part.index);
   const pivot = LEAF_KINDS.map((k) => sql`coalesce(sum(a.balance) filter (where a.kind = ${k}), 0)::bigint as ${sql.ref(k)}`);
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
+  const mine = sql`a.asset = ${asset} and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)}) and ${inPart('a.user_id', part)}`;
+  await sql`drop table if exists ${stage}`.execute(db);
+  // A holder without a nonce gets a null key and hash, and is counted as missing.
+  await sql`
+    create ${sql.raw(kind)} table ${stage} ${sql.raw(kind === 'temp' ? 'on commit drop' : '')} as
+    select p.user_id, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))},
+      sha256(p.nonce || convert_to(${day}::text, 'UTF8')) as key, ${leafHash(asset)} as hash, ${leafSum} as sum
+    from (
+      select b.*, n.nonce
+      from (select a.user_id, ${sql.join(pivot)} from accounts a where ${mine} group by a.user_id having sum(a.balance) > 0) b
+      left join proof_nonces n on n.user_id = b.user_id
+    ) p`.execute(db);
+  const { rows } = await sql<StageCounts>`
+    select
+      (select count(*) from ${stage} where key is null)::bigint as missing,
+      (select count(*) from ${stage} where least(${columns}) < 0)::bigint as negative,
+      (select coalesce(sum(a.balance), 0) from accounts a where ${mine})::bigint as ledger_total`.execute(db);
+  if (!rows[0]) throw new Error('proof leaves: no counts');
+  return rows[0];
+}
+
+/**
+ * Stages the leaves of one asset from one snapshot of the balances: on PostgreSQL in parts side
+ * by side, each on a connection of its own that imports this transaction's snapshot (the pivot,
+ * the nonces' join and the hashing are most of a build, and the day's last step otherwise left a
+ * core idle); on PGlite in one part, in this transaction.
+ */
+async function stageLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<StageCounts[]> {
+  const parts = STAGE_PARTS[ctx.dbKind];
+  if (parts === 1) return [await stagePart(trx, day, asset, { index: 0, of: 1 }, 'temp')];
+  const { rows } = await sql<{ snapshot: string }>`select pg_export_snapshot() as snapshot`.execute(trx);
+  const snapshot = rows[0]?.snapshot ?? '';
+  return Promise.all(
+    Array.from({ length: parts }, (_, index) =>
+      ctx.db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (helper) => {
+          await sql`set transaction snapshot ${sql.lit(snapshot)}`.execute(helper);
+          await sql`set local work_mem = '256MB'`.execute(helper);
+          await sql`set local jit = off`.execute(helper);
+          return stagePart(helper, day, asset, { index, of: parts }, 'unlogged');
+        }),
+    ),
+  );
+}
+
+/**
+ * Writes the leaves of one asset from the staged parts, all of one snapshot of the balances, and
+ * hashes them into the scratch table of height 0 in the same statement (the hashes were staged:
+ * reading the leaves back would join a million of them with their nonces again). The order is a
+ * shuffle keyed by the secret nonces and the day: a neighbour in the tree is nobody in particular.
+ */
+async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset) {
+  const counts = await stageLeaves(ctx, trx, day, asset);
+  const total = (key: keyof StageCounts) => counts.reduce((sum, part) => sum + BigInt(part[key]), 0n);
+  const stages = counts.map((_, index) => stageTable(day, asset, index));
+  if (total('missing') > 0n) throw new NoncesMissing();
+  // int8send would encode a negative amount as a huge one; the tree refuses it (contract/merkle.ts).
+  if (total('negative') > 0n) throw new RangeError(`proof leaves: ${total('negative')} holders with a negative ${asset} balance`);
+  const leaves = sql.table(leavesPartition(day));
+  const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
   await sql`create temp table ${scratch(0)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
-  const { rows } = await sql<{ leaves: bigint; missing: bigint; negative: bigint; ledger_total: bigint }>`
-    with bal as (
-      select a.user_id, ${sql.join(pivot)}
-      from accounts a
-      where a.asset = ${asset} and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)})
-      group by a.user_id
-      having sum(a.balance) > 0
-    ), placed as (
-      select b.*, n.nonce,
-        (row_number() over (order by sha256(n.nonce || convert_to(${day}::text, 'UTF8'))) - 1)::integer as position
-      from bal b join proof_nonces n on n.user_id = b.user_id
+  const staged = sql.join(
+    stages.map((stage) => sql`select * from ${stage}`),
+    sql` union all `,
+  );
+  const { rows } = await sql<{ leaves: bigint }>`
+    with placed as (
+      select s.*, (row_number() over (order by s.key) - 1)::integer as position from (${staged}) s
     ), ins as (
       insert into ${leaves} (user_id, day, asset, position, ${columns})
       select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
       from placed p
       returning 1
     ), hashed as (
-      insert into ${scratch(0)} (idx, hash, sum)
-      select p.position, ${leafHash(asset)}, ${leafSum} from placed p
+      insert into ${scratch(0)} (idx, hash, sum) select p.position, p.hash, p.sum from placed p
     )
-    select
-      (select count(*) from ins)::bigint as leaves,
-      -- The holders the join with their nonces left out.
-      ((select count(*) from bal) - (select count(*) from placed))::bigint as missing,
-      (select count(*) from bal where least(${columns}) < 0)::bigint as negative,
-      (select coalesce(sum(balance), 0) from accounts
-        where asset = ${asset} and user_id <> 0 and kind in (${sql.join(LEAF_KINDS)}))::bigint as ledger_total`.execute(trx);
-  const row = rows[0];
-  if (!row) throw new Error('proof leaves: no answer');
-  if (row.missing > 0n) throw new NoncesMissing();
-  // int8send would encode a negative amount as a huge one; the tree refuses it (contract/merkle.ts).
-  if (row.negative > 0n) throw new RangeError(`proof leaves: ${row.negative} holders with a negative ${asset} balance`);
-  return { leaves: Number(row.leaves), ledgerTotal: row.ledger_total };
+    select count(*)::bigint as leaves from ins`.execute(trx);
+  return { leaves: Number(rows[0]?.leaves ?? 0n), ledgerTotal: total('ledger_total') };
 }
 
 /**
@@ -262,7 +317,7 @@ export type ProofBuild = {
 /** Writes and hashes the leaves, builds the levels above them, stores the root. */
 async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<ProofBuild> {
   const started = performance.now();
-  const { leaves, ledgerTotal } = await writeLeaves(trx, day, asset);
+  const { leaves, ledgerTotal } = await writeLeaves(ctx, trx, day, asset);
   const written = performance.now();
   const root = await buildTree(trx, day, asset, leaves);
   await trx
@@ -292,6 +347,33 @@ async function dropExpired(trx: Trx, expired: string): Promise<void> {
   await trx.deleteFrom('proof_nodes').where('day', '<', expired).execute();
 }
 
+/** The day's build, in its transaction: null when another build has made it already. */
+async function buildDay(ctx: AppContext, trx: Trx, day: string): Promise<ProofBuild[] | null> {
+  await sql`select pg_advisory_xact_lock(7201009, ${dayNumber(day)})`.execute(trx);
+  const built = await trx.selectFrom('proof_roots').select('asset').where('day', '=', day).executeTakeFirst();
+  if (built) return null;
+  await sql`set local work_mem = '256MB'`.execute(trx);
+  await sql`set local jit = off`.execute(trx);
+  const leaves = sql.table(leavesPartition(day));
+  await sql`create table ${leaves} (like proof_leaves including defaults, check (day = ${sql.lit(day)}::date))`.execute(trx);
+  const results: ProofBuild[] = [];
+  for (const asset of ASSETS) results.push(await buildAsset(ctx, trx, day, asset));
+  // Builds the partition's indexes by sorting once; the check spares a scan of its rows.
+  await sql`alter table proof_leaves attach partition ${leaves} for values in (${sql.lit(day)})`.execute(trx);
+  await dropExpired(trx, addDays(day, -KEEP_DAYS));
+  return results;
+}
+
+/** The parts staged on connections of their own: they outlive the build's transaction, whatever its end. */
+async function dropStages(ctx: AppContext, day: string): Promise<void> {
+  if (STAGE_PARTS[ctx.dbKind] === 1) return;
+  for (const asset of ASSETS) {
+    for (let index = 0; index < STAGE_PARTS[ctx.dbKind]; index++) {
+      await sql`drop table if exists ${stageTable(day, asset, index)}`.execute(ctx.db);
+    }
+  }
+}
+
 /**
  * Builds the day's trees, one per asset, from the balances right after the day's settlement.
  * Idempotent: a day already built is left as it is (null), and a per-day lock lets one process
@@ -303,24 +385,12 @@ export async function buildProofs(ctx: AppContext, day: string, options: { nonce
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 || !options.noncesDrawn) await ensureNonces(ctx.db);
     try {
-      return await transact(ctx.db, async (trx) => {
-        await sql`select pg_advisory_xact_lock(7201009, ${dayNumber(day)})`.execute(trx);
-        const built = await trx.selectFrom('proof_roots').select('asset').where('day', '=', day).executeTakeFirst();
-        if (built) return null;
-        await sql`set local work_mem = '256MB'`.execute(trx);
-        await sql`set local jit = off`.execute(trx);
-        const leaves = sql.table(leavesPartition(day));
-        await sql`create table ${leaves} (like proof_leaves including defaults, check (day = ${sql.lit(day)}::date))`.execute(trx);
-        const results: ProofBuild[] = [];
-        for (const asset of ASSETS) results.push(await buildAsset(ctx, trx, day, asset));
-        // Builds the partition's indexes by sorting once; the check spares a scan of its rows.
-        await sql`alter table proof_leaves attach partition ${leaves} for values in (${sql.lit(day)})`.execute(trx);
-        await dropExpired(trx, addDays(day, -KEEP_DAYS));
-        return results;
-      });
+      return await transact(ctx.db, (trx) => buildDay(ctx, trx, day));
     } catch (error) {
       // A holder's first balance arrived between the nonces and the snapshot: give it one, again.
       if (!(error instanceof NoncesMissing) || attempt >= 3) throw error;
+    } finally {
+      await dropStages(ctx, day);
     }
   }
 }
