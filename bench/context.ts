@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { loadConfig } from '../server/config.ts';
 import type { AppContext } from '../server/context.ts';
-import type { Db } from '../server/db/connect.ts';
+import { connect, type Db } from '../server/db/connect.ts';
+import { migrateToLatest } from '../server/db/migrate.ts';
 import { fixedClock } from '../server/platform/clock.ts';
 
 /** The app's context for a benchmark: PostgreSQL, no scheduler, the clock frozen at `at`. */
@@ -10,3 +13,24 @@ export const benchContext = (db: Db, at: string): AppContext => ({
   dbKind: 'postgres',
   clock: fixedClock(new Date(at)),
 });
+
+/**
+ * Runs `work` on a schema of its own in `url`'s database, migrated to the latest, with a pool of
+ * two; the schema is dropped afterwards, or kept (and named) with BENCH_KEEP_SCHEMA.
+ */
+export async function onScratchSchema<T>(url: string, prefix: string, work: (db: Db) => Promise<T>): Promise<T> {
+  const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const handle = await connect({ databaseUrl: url, schema, poolSize: 2 });
+  try {
+    await migrateToLatest(handle.db);
+    return await work(handle.db);
+  } finally {
+    await handle.close();
+    if (process.env.BENCH_KEEP_SCHEMA) console.log(`kept schema ${schema}`);
+    else await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  }
+}

@@ -9,17 +9,15 @@
  *
  *   BENCH_DATABASE_URL=postgres://... npx tsx bench/notices.ts [holders, default 2000]
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { type RawBuilder, sql } from 'kysely';
-import pg from 'pg';
-import { connect, type Db } from '../server/db/connect.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
+import type { Db } from '../server/db/connect.ts';
 import { ensureIncomeWeek, mergeIncomeQuarters } from '../server/income/weeks.ts';
 import { listNotices, markRead, unreadCount } from '../server/notify/notices.ts';
 import { pushCandidates } from '../server/notify/push.ts';
 import { transact } from '../server/db/transact.ts';
 import { addDays } from '../server/platform/clock.ts';
+import { onScratchSchema } from './context.ts';
 import { type Figure, int, report } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -117,15 +115,8 @@ const rowsCandidates = sql`
   ) n
   order by n.id limit 200`;
 
-const schema = `notices_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-await admin.query(`create schema ${schema}`);
-const handle = await connect({ databaseUrl: url, schema, poolSize: 2 });
-const db = handle.db;
-try {
+await onScratchSchema(url, 'notices', async (db) => {
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
-  await migrateToLatest(db);
   await populate(db);
   const half = Math.floor(holders / 2);
   // The second half read everything: their mark is past the last day, their rows read.
@@ -167,9 +158,4 @@ try {
     { benchmark: 'notices', figure: 'load average at start', value: load },
   ];
   report("A holder's notices, read (PostgreSQL)", figures);
-} finally {
-  await handle.close();
-  if (process.env.BENCH_KEEP_SCHEMA) console.log(`kept schema ${schema}`);
-  else await admin.query(`drop schema ${schema} cascade`);
-  await admin.end();
-}
+});

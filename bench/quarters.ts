@@ -5,16 +5,13 @@
  *
  *   BENCH_DATABASE_URL=postgres://... npx tsx bench/quarters.ts [holders, default 20000]
  */
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
-import { connect } from '../server/db/connect.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
 import { quarterOf, QUARTER_WEEKS } from '../server/db/partitions.ts';
 import { rewardLog } from '../server/earn/logs.ts';
 import { ensureIncomeWeek, mergeIncomeQuarters } from '../server/income/weeks.ts';
 import { addDays } from '../server/platform/clock.ts';
+import { onScratchSchema } from './context.ts';
 import { type Figure, int, report } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -29,15 +26,8 @@ async function readPages(db: Parameters<typeof rewardLog>[0]): Promise<number> {
   return (performance.now() - begun) / 200;
 }
 
-const schema = `quarters_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: url });
-await admin.connect();
-await admin.query(`create schema ${schema}`);
-const handle = await connect({ databaseUrl: url, schema, poolSize: 2 });
-const db = handle.db;
-try {
+await onScratchSchema(url, 'quarters', async (db) => {
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
-  await migrateToLatest(db);
   for (let week = 0; week < QUARTER_WEEKS; week++) {
     const monday = addDays(quarter, 7 * week);
     await ensureIncomeWeek(db, monday);
@@ -73,8 +63,4 @@ try {
     { benchmark: 'quarters', figure: 'load average at start', value: load },
   ];
   report('Merging a quarter of weeks (PostgreSQL)', figures);
-} finally {
-  await handle.close();
-  await admin.query(`drop schema ${schema} cascade`);
-  await admin.end();
-}
+});
