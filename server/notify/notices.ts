@@ -55,7 +55,7 @@ export async function unreadCount(db: Executor, userId: bigint): Promise<number>
   return Number(rows[0]?.n ?? 0);
 }
 
-type NoticeRow = { id: string; kind: string; key: string; params: Record<string, string>; created_at: Date; read: boolean };
+type NoticeRow = { id: string; kind: string; params: Record<string, string>; created_at: Date; read: boolean };
 
 /** The holder's notices, newest first, `limit` after the cursor (the last id of the page before). */
 export async function listNotices(

@@ -347,11 +347,15 @@ async function dropExpired(trx: Trx, expired: string): Promise<void> {
   await trx.deleteFrom('proof_nodes').where('day', '<', expired).execute();
 }
 
-/** The day's build, in its transaction: null when another build has made it already. */
-async function buildDay(ctx: AppContext, trx: Trx, day: string): Promise<ProofBuild[] | null> {
+/**
+ * The day's build, in its transaction: null when another build has made it already. `building`
+ * records that this one holds the day's lock and stages its leaves (only it may drop the stages).
+ */
+async function buildDay(ctx: AppContext, trx: Trx, day: string, building: { staged: boolean }): Promise<ProofBuild[] | null> {
   await sql`select pg_advisory_xact_lock(7201009, ${dayNumber(day)})`.execute(trx);
   const built = await trx.selectFrom('proof_roots').select('asset').where('day', '=', day).executeTakeFirst();
   if (built) return null;
+  building.staged = true;
   await sql`set local work_mem = '256MB'`.execute(trx);
   await sql`set local jit = off`.execute(trx);
   const leaves = sql.table(leavesPartition(day));
@@ -364,7 +368,12 @@ async function buildDay(ctx: AppContext, trx: Trx, day: string): Promise<ProofBu
   return results;
 }
 
-/** The parts staged on connections of their own: they outlive the build's transaction, whatever its end. */
+/**
+ * The parts staged on connections of their own: they outlive the build's transaction, whatever
+ * its end. Dropped by the build that staged them, after its transaction (another process's
+ * build of the day waits for its lock meanwhile); one that died first leaves them to the next
+ * build of the day, which stages over them.
+ */
 async function dropStages(ctx: AppContext, day: string): Promise<void> {
   if (STAGE_PARTS[ctx.dbKind] === 1) return;
   for (const asset of ASSETS) {
@@ -384,13 +393,14 @@ async function dropStages(ctx: AppContext, day: string): Promise<void> {
 export async function buildProofs(ctx: AppContext, day: string, options: { noncesDrawn?: boolean } = {}): Promise<ProofBuild[] | null> {
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 || !options.noncesDrawn) await ensureNonces(ctx.db);
+    const building = { staged: false };
     try {
-      return await transact(ctx.db, (trx) => buildDay(ctx, trx, day));
+      return await transact(ctx.db, (trx) => buildDay(ctx, trx, day, building));
     } catch (error) {
       // A holder's first balance arrived between the nonces and the snapshot: give it one, again.
       if (!(error instanceof NoncesMissing) || attempt >= 3) throw error;
     } finally {
-      await dropStages(ctx, day);
+      if (building.staged) await dropStages(ctx, day);
     }
   }
 }

@@ -396,9 +396,9 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
   // The day's team figures, from the roll-up, beside the proof: nothing of the day reads
-  // team_stats (the rebates and lock-ups read the uplines), and the proof's statements leave the
-  // second core idle (about 5 s of writing at a million members, which beside the uplines and the
-  // rebates slowed them). A day whose money has all moved is told and proven before it is marked
+  // team_stats (the rebates and lock-ups read the uplines), and most of the proof (its numbering
+  // and levels) runs on one connection (about 5 s of writing at a million members, which beside
+  // the uplines and the rebates slowed them). A day whose money has all moved is told and proven before it is marked
   // done, so a crash leaves it to be finished by the next run (all three are idempotent). They
   // read what the day wrote and write tables of their own. A day waiting for funds is neither
   // told nor proven: its totals and balances are not final.
