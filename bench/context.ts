@@ -16,20 +16,21 @@ export const benchContext = (db: Db, at: string): AppContext => ({
 
 /**
  * Runs `work` on a schema of its own in `url`'s database, migrated to the latest, with a pool of
- * two; the schema is dropped afterwards, or kept (and named) with BENCH_KEEP_SCHEMA.
+ * `poolSize` (two by default); the schema is dropped afterwards, or kept (and named, on stderr so
+ * a benchmark's own output stays its figures) with BENCH_KEEP_SCHEMA.
  */
-export async function onScratchSchema<T>(url: string, prefix: string, work: (db: Db) => Promise<T>): Promise<T> {
+export async function onScratchSchema<T>(url: string, prefix: string, work: (db: Db) => Promise<T>, poolSize = 2): Promise<T> {
   const schema = `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
-  const handle = await connect({ databaseUrl: url, schema, poolSize: 2 });
+  const handle = await connect({ databaseUrl: url, schema, poolSize });
   try {
     await migrateToLatest(handle.db);
     return await work(handle.db);
   } finally {
     await handle.close();
-    if (process.env.BENCH_KEEP_SCHEMA) console.log(`kept schema ${schema}`);
+    if (process.env.BENCH_KEEP_SCHEMA) console.error(`kept schema ${schema}`);
     else await admin.query(`drop schema ${schema} cascade`);
     await admin.end();
   }

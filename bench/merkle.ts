@@ -12,7 +12,6 @@ import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
 import {
   BALANCE_KINDS,
   type Balances,
@@ -23,12 +22,10 @@ import {
   type TreeNode,
 } from '../contract/merkle.ts';
 import { formatUnits, UNIT } from '../contract/money.ts';
-import { connect } from '../server/db/connect.ts';
-import { migrateToLatest } from '../server/db/migrate.ts';
 import { buildProofs, ensureNonces, nodeSha256 } from '../server/proof/build.ts';
 import { inclusionProof } from '../server/proof/repository.ts';
 import { type Figure, int, report } from './report.ts';
-import { benchContext } from './context.ts';
+import { benchContext, onScratchSchema } from './context.ts';
 
 type Result = { figures: [string, string][] };
 
@@ -96,15 +93,10 @@ async function memory(): Promise<Result> {
   };
 }
 
-async function db(): Promise<Result> {
-  const schema = `merkle_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
-  try {
-    await migrateToLatest(handle.db);
-    const ctx = benchContext(handle.db, `${DAY}T23:00:00Z`);
+/** The build on PostgreSQL, on a scratch schema; a pool of four: the build stages its leaves on two more connections. */
+function db(): Promise<Result> {
+  return onScratchSchema(url, 'merkle', async (scratch) => {
+    const ctx = benchContext(scratch, `${DAY}T23:00:00Z`);
     let start = performance.now();
     await sql`insert into accounts (user_id, asset, kind, balance)
       select g, 'AIC', 'wallet', ((g - 1) % 1000 + 1)::bigint * ${UNIT} from generate_series(1, ${holders}) g`.execute(ctx.db);
@@ -153,11 +145,7 @@ async function db(): Promise<Result> {
         ['storage: nonces', mib(await size('proof_nonces'))],
       ],
     };
-  } finally {
-    await handle.close();
-    await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
+  }, 4);
 }
 
 const PHASES = { pure, memory, db } as const;
