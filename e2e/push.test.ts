@@ -87,12 +87,14 @@ describe('push notifications on this device, at 390x844', () => {
       }),
     );
     await cdp.send('ServiceWorker.enable');
+    // A push reaches only an active worker: under load it may still be installing here.
+    await page.evaluate(async () => void (await navigator.serviceWorker.ready));
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.baseUrl, registrationId: await registrationId, data: JSON.stringify(payload) });
     const shown = () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, icon: n.icon, data: n.data })),
       );
-    await expect.poll(shown).toEqual([{ title: 'Income credited', body: '3.00 AIC credited for 2026-11-21', icon: `${server.baseUrl}/icon-192.png`, data: { url: '/#/income' } }]);
+    await expect.poll(shown, { timeout: 15_000 }).toEqual([{ title: 'Income credited', body: '3.00 AIC credited for 2026-11-21', icon: `${server.baseUrl}/icon-192.png`, data: { url: '/#/income' } }]);
 
     // Off: the server forgets this browser; the next notice goes nowhere.
     const forgotten = page.waitForResponse((r) => r.url().endsWith('/api/push/unsubscribe'));
