@@ -85,8 +85,8 @@ function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multi
         where o.product = 'reinvest360' and o.status = 'in_progress' and o.start_day <= ${day}::date and ${day}::date < o.matures_day
       ),
       inserted as (
-        insert into income (user_id, order_id, day, kind, amount, inputs)
-        select user_id, id, ${day}::date, 'static', amount, jsonb_build_object('power', power::text, 'reinvest', reinvest)
+        insert into income (user_id, order_id, day, kind, amount, power, reinvest)
+        select user_id, id, ${day}::date, 'static', amount, power, reinvest
         from shares
         on conflict do nothing
         returning user_id, order_id, amount

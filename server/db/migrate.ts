@@ -27,6 +27,7 @@ import * as m0023 from './migrations/0023_rebate_uplines_own.ts';
 import * as m0024 from './migrations/0024_income_by_week.ts';
 import * as m0025 from './migrations/0025_postings_by_week.ts';
 import * as m0026 from './migrations/0026_income_notices_derived.ts';
+import * as m0027 from './migrations/0027_income_typed_inputs.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0024_income_by_week': m0024,
   '0025_postings_by_week': m0025,
   '0026_income_notices_derived': m0026,
+  '0027_income_typed_inputs': m0027,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

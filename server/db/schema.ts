@@ -162,7 +162,16 @@ interface IncomeTable {
   day: string;
   kind: string;
   amount: Big;
-  inputs: ColumnType<unknown, string, string>;
+  /** What the line was computed from; null on static and rebate lines, whose columns below hold it (income/inputs.ts). */
+  inputs: ColumnType<unknown, string | null | undefined, string | null>;
+  power: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  reinvest: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  source: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  rate: ColumnType<string | null, string | null | undefined, string | null>;
+  generation: ColumnType<number | null, number | null | undefined, number | null>;
+  level: ColumnType<number | null, number | null | undefined, number | null>;
+  earner: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  branch: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   created_at: Timestamp;
 }
 
@@ -184,6 +193,8 @@ interface SettlementDaysTable {
   duration_ms: number | null;
   notice_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   notice_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The figures every static line of the day shares, as its inputs show them (income/inputs.ts). */
+  static_inputs: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 interface TeamStatsTable {

@@ -1,15 +1,14 @@
 import { sql } from 'kysely';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
-
-type Inputs = Record<string, string | number | boolean | null>;
+import { lineInputs } from '../income/inputs.ts';
 
 /** Income lines of a user, newest first; the cursor is "day|orderId|kind" of the last line. */
 export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
   let q = db
     .selectFrom('income')
-    .select(['order_id', sql<string>`day::text`.as('day'), 'kind', 'amount', 'inputs'])
+    .select(['order_id', sql<string>`day::text`.as('day'), 'kind', 'amount', lineInputs('income').as('inputs')])
     .where('user_id', '=', userId);
   if (query.kind) q = q.where('kind', '=', query.kind);
   if (query.cursor) {
@@ -27,7 +26,7 @@ export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; 
       day: r.day,
       kind: r.kind,
       amount: formatUnits(r.amount),
-      inputs: r.inputs as Inputs,
+      inputs: r.inputs,
     })),
     nextCursor: rows.length > limit && last ? `${last.day}|${last.order_id}|${last.kind}` : null,
   };

@@ -1,17 +1,20 @@
 import { type RawBuilder, sql, type Transaction } from 'kysely';
+import type { IncomeKind } from '../../contract/income.ts';
 import type { Database } from '../db/schema.ts';
 import { postBatch } from '../ledger/batch.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
+import { LINE_COLUMNS } from './inputs.ts';
 import { inPart, type Part, WHOLE } from './parts.ts';
 
 export type IncomeStep = {
   day: string;
-  kind: 'current' | 'fixed' | 'static' | 'rebate';
+  kind: IncomeKind;
   /** The system account that pays: it must hold the money, or the step waits. */
   from: 'treasury' | 'supercomputing_pool';
   /**
    * Rows to pay: user_id, order_id, amount, dest ('earning' | 'rewards'), principal_add,
-   * power_add, cycle_add, inputs (jsonb: what the amount was computed from).
+   * power_add, cycle_add, and what the amount was computed from in the kind's line columns
+   * (LINE_COLUMNS: a jsonb `inputs`, or plain columns).
    */
   candidates: RawBuilder<unknown>;
   /**
@@ -114,10 +117,13 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
  * lines (a rebate's receivers above all) come in no particular order, and a million keys put
  * into a large index at random places cost twice what sorting them first does.
  */
-const insertLines = (step: IncomeStep) => sql`
-  insert into income (user_id, order_id, day, kind, amount, inputs)
-  select user_id, order_id, ${step.day}::date, ${step.kind}, amount, inputs from candidates
-  order by user_id, order_id`;
+const insertLines = (step: IncomeStep) => {
+  const columns = sql.join(LINE_COLUMNS[step.kind].map((c) => sql.ref(c)));
+  return sql`
+    insert into income (user_id, order_id, day, kind, amount, ${columns})
+    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns} from candidates
+    order by user_id, order_id`;
+};
 
 /**
  * A first run: every candidate is new, so it is paid as it is. A plain insert costs a third less

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
+import * as migration0027 from '../db/migrations/0027_income_typed_inputs.ts';
 import { QUARTER_WEEKS, quarterOf, weekOf } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -10,6 +11,8 @@ import { ensureIncomeWeek, incomePartition, mergeIncomeQuarters } from './weeks.
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0024;
+/** A later migration that changes income's columns: undone before byWeek's down, redone after its up. */
+const typedInputs: Migration = migration0027;
 
 const days = fc.integer({ min: 0, max: 20_000 }).map((n) => addDays('1990-01-01', n));
 
@@ -78,10 +81,16 @@ describe.each(DATABASES)('income by week on %s', (kind) => {
   });
 
   it('keeps the lines from before the partitioning where they are, as the partition of their weeks', async () => {
-    await t.ctx.db.transaction().execute((trx) => byWeek.down?.(trx) ?? Promise.resolve());
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await typedInputs.down?.(trx);
+      await byWeek.down?.(trx);
+    });
     await insertLine(4, '2030-06-04');
     await insertLine(4, '2030-06-20');
-    await t.ctx.db.transaction().execute((trx) => byWeek.up(trx));
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await byWeek.up(trx);
+      await typedInputs.up(trx);
+    });
     expect(await placed(4)).toEqual(['2030-06-04 income_before_weeks', '2030-06-20 income_before_weeks']);
     // Every line written before, of every holder, is still there (down kept them too).
     expect((await placed(1)).map((p) => p.split(' ')[0])).toEqual(['2030-04-03', '2030-04-07', '2030-04-08']);

@@ -133,10 +133,8 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
   const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
   if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
   const c = coefficientScaled(params, day).toString();
-  // The day's figures every line shares, as one jsonb each line adds its own two to: built whole
-  // on every line, the nine keys cost 0.75 s at 400,000 lines; the day's seven once and each
-  // line's two, 0.3 s. The stored inputs are the same (a jsonb object keeps its keys in one
-  // order, however it was built).
+  // The day's figures every line shares, stored once with the day; each line keeps its order's
+  // power and reinvestment (income/inputs.ts reads them back as the line's inputs).
   const dayInputs = JSON.stringify({
     totalPower: totalPower.toString(),
     output: output.toString(),
@@ -146,6 +144,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
     outputRate: params.poolDailyOutputRate,
     outputRateFrom: params.versions.poolDailyOutputRate,
   });
+  await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
   return payIncome(trx, {
     day,
     kind: 'static',
@@ -165,8 +164,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
         case when reinvest
           then div(${params.powerMultiplier.toString()}::numeric * amount * ${c}::numeric, 100000000)
           else 0 end::bigint as power_add,
-        0 as cycle_add,
-        ${dayInputs}::jsonb || jsonb_build_object('power', power::text, 'reinvest', reinvest) as inputs
+        0 as cycle_add, power, reinvest
       from shares`,
   });
 }

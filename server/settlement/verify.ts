@@ -16,6 +16,7 @@ import { type ParamName, paramHistory } from '../platform/params.ts';
 import { teamRules } from '../team/rules.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import { productsIn } from '../db/statuses.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { productOf } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
 
@@ -163,7 +164,7 @@ async function* linesOf(db: Db, day: string, kinds: string[]): AsyncGenerator<Li
   for (;;) {
     let q = db
       .selectFrom('income')
-      .select(['user_id', 'order_id', 'kind', 'amount', 'inputs'])
+      .select(['user_id', 'order_id', 'kind', 'amount', lineInputs('income').as('inputs')])
       .select(sql<Product | null>`(select o.product from orders o where o.user_id = income.user_id and o.id = income.order_id)`.as('product'))
       .where('day', '=', day)
       .where('kind', 'in', kinds);

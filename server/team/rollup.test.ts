@@ -6,6 +6,7 @@ import { parseRate } from '../../contract/money.ts';
 import { loadConfig } from '../config.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import type { Database } from '../db/schema.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { payRebates, payRebatesPart, refreshTeamStats, stageRebates } from './settle.ts';
 
@@ -90,7 +91,7 @@ type RebateRow = { user_id: string; order_id: string; amount: string; inputs: un
 
 async function rebatesPaid(trx: Transaction<Database>) {
   const { rows } = await sql<RebateRow>`
-    select user_id::text, order_id::text, amount::text, inputs from income
+    select user_id::text, order_id::text, amount::text, ${lineInputs('income')} as inputs from income
     where day = ${DAY}::date and kind = 'rebate' order by 1, 2`.execute(trx);
   return rows;
 }

@@ -7,6 +7,7 @@ import type { RateVersion } from '../../contract/rates.ts';
 import type { Config } from '../config.ts';
 import { fixedClock } from '../platform/clock.ts';
 import { verifyDay } from '../settlement/verify.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, operatorAndHolder, post, signIn } from '../test/signIn.ts';
 import { seedTeamRules, teamRules } from './rules.ts';
@@ -26,7 +27,7 @@ describe.each(DATABASES)('versioned team rules on %s', (kind) => {
   const rebateLines = async () =>
     (
       await sql<{ day: string; amount: bigint; rate: string; source: string }>`
-        select day::text as day, amount, inputs->>'rate' as rate, inputs->>'source' as source
+        select day::text as day, amount, ${lineInputs('income')}->>'rate' as rate, ${lineInputs('income')}->>'source' as source
         from income where kind = 'rebate' order by day`.execute(t.ctx.db)
     ).rows;
 

@@ -199,8 +199,9 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
  * Rebates on the day's static earnings: walking up from each earner, empty positions (not
  * effective) are skipped, the next effective ancestors are generations 1, 2, … and a level Vk
  * earns up to k generations, at the generation's rate. Paid from the treasury into the
- * receiver's locked network income; one row per (receiver, source order, day), and each
- * receiver's lock-up of the day, in one statement. Runs after the day's roll-up (rollUpTeam or
+ * receiver's locked network income; one row per (receiver, source order, day), what it was
+ * computed from in the line's own columns (income/inputs.ts), and each receiver's lock-up of the
+ * day, in one statement. Runs after the day's roll-up (rollUpTeam or
  * refreshTeamStats), which it reads; settlement runs the same in parts (stageRebates, then
  * payRebatesPart on two connections).
  */
@@ -245,9 +246,8 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
       select e.ancestor as user_id, e.order_id,
         (case e.generation ${sql.raw(rates.join(' '))} else 0 end)::bigint as amount,
         'locked_rewards' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
-        jsonb_build_object('generation', e.generation, 'level', e.level, 'source', e.amount::text,
-          'rate', case e.generation ${sql.raw(rateText.join(' '))} end,
-          'earner', e.earner::text, 'branch', e.branch::text) as inputs
+        e.amount as source, case e.generation ${sql.raw(rateText.join(' '))} end as rate,
+        e.generation::smallint as generation, e.level, e.earner, e.branch
       from effective e
       where e.generation <= ${team.rebateRates.length} and e.generation <= e.level`,
   });

@@ -4,6 +4,7 @@ import { formatUnits, parseAmount, parseRate, UNIT } from '../../contract/money.
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { checkLedger } from '../ledger/ledger.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { addDays, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -82,7 +83,7 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
       t.ctx.config.team.levelThresholds.map((x) => BigInt(x) * UNIT),
       t.ctx.config.team.rebateRates,
     );
-    const rows = await t.ctx.db.selectFrom('income').select(['user_id', 'amount', 'inputs']).where('kind', '=', 'rebate').execute();
+    const rows = await t.ctx.db.selectFrom('income').select(['user_id', 'amount', lineInputs('income').as('inputs')]).where('kind', '=', 'rebate').execute();
     const actual = new Map(
       rows.filter((r) => r.amount > 0n).map((r) => [`${r.user_id}|${(r.inputs as { earner: string }).earner}`, r.amount]),
     );
@@ -92,7 +93,7 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
   });
 
   it('skips the empty position: user 51’s first generation is user 49, not 50', async () => {
-    const rows = await t.ctx.db.selectFrom('income').select(['user_id', 'inputs']).where('kind', '=', 'rebate').execute();
+    const rows = await t.ctx.db.selectFrom('income').select(['user_id', lineInputs('income').as('inputs')]).where('kind', '=', 'rebate').execute();
     const from51 = rows.filter((r) => (r.inputs as { earner: string }).earner === '51');
     const byGeneration = Object.fromEntries(from51.map((r) => [(r.inputs as { generation: number }).generation, String(r.user_id)]));
     expect(byGeneration[1]).toBe('49');

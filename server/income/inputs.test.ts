@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseRate } from '../../contract/money.ts';
+import { coefficientScaled, earnParams } from '../earn/params.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
+import { SYSTEM } from '../ledger/ledger.ts';
+import { addDays, fixedClock } from '../platform/clock.ts';
+import { settleDay } from '../settlement/settle.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { lineInputs } from './inputs.ts';
+
+const FIRST_DAY = '2027-01-04';
+/** The orders that share the day's output. */
+const activePool = (day: string) =>
+  sql`product in ${productsIn('pool')} and status in ${ORDERS.active} and start_day <= ${day}::date and ${day}::date < matures_day`;
+
+/**
+ * Static lines keep their order's power and reinvestment in columns and the day's shared figures
+ * once (migration 0027). The oracle is what the pool's output stored on every line before: the
+ * day's figures, read here from the books and the parameters before the day is settled, with the
+ * order's power and reinvestment, as one jsonb.
+ */
+describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
+  let t: TestApp;
+  let run = 0;
+  let holders = 0;
+  beforeAll(async () => {
+    t = await startTestApp(kind, { clock: fixedClock(new Date('2027-06-01T08:00:00Z')) });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** What the pool's output used to store on each of the day's lines, by order id. */
+  async function storedBefore(day: string): Promise<Map<string, unknown>> {
+    const params = await earnParams(t.ctx.db, t.ctx.config.earn, day);
+    const pool = await t.ctx.db
+      .selectFrom('accounts')
+      .select('balance')
+      .where('user_id', '=', SYSTEM)
+      .where('asset', '=', 'AIC')
+      .where('kind', '=', 'supercomputing_pool')
+      .executeTakeFirstOrThrow();
+    const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
+    const active = activePool(day);
+    const { rows: power } = await sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders where ${active}`.execute(t.ctx.db);
+    const figures = JSON.stringify({
+      totalPower: String(power[0]?.total),
+      output: String((pool.balance * numerator) / denominator),
+      coefficient: coefficientScaled(params, day).toString(),
+      multiplier: params.powerMultiplier.toString(),
+      poolBalance: pool.balance.toString(),
+      outputRate: params.poolDailyOutputRate,
+      outputRateFrom: params.versions.poolDailyOutputRate,
+    });
+    const { rows } = await sql<{ id: string; inputs: unknown }>`
+      select id::text, ${figures}::jsonb || jsonb_build_object('power', power::text, 'reinvest', reinvest) as inputs
+      from orders where ${active}`.execute(t.ctx.db);
+    return new Map(rows.map((r) => [r.id, r.inputs]));
+  }
+
+  it('read back as the jsonb every static line stored before, over random orders and days', async () => {
+    const order = fc.record({ units: fc.integer({ min: 100, max: 500_000 }), power: fc.integer({ min: 1, max: 5_000_000 }), reinvest: fc.boolean() });
+    await fc.assert(
+      fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 6 }), async (orders) => {
+        const day = addDays(FIRST_DAY, 2 * run++);
+        for (const o of orders) {
+          const user = await sql<{ id: bigint }>`
+            insert into users (subject, name, invite_code) values (${`inputs-${++holders}`}, 'holder', ${`INPUTS${holders}`})
+            returning id`.execute(t.ctx.db);
+          await sql`insert into orders (user_id, product, principal, power, coefficient, status, reinvest, start_day, created_at, matures_day)
+            values (${user.rows[0]?.id}, 'reinvest360', ${BigInt(o.units) * 100_000_000n}, ${BigInt(o.power) * 100_000_000n}, '1.00000000',
+              ${o.reinvest ? 'reinvested' : 'in_progress'}, ${o.reinvest}, ${day}::date, now(), ${addDays(day, 360)}::date)`.execute(t.ctx.db);
+        }
+        const expected = await storedBefore(day);
+        expect((await settleDay(t.ctx, day)).status).toBe('done');
+        const { rows } = await sql<{ id: string; inputs: unknown; raw: unknown }>`
+          select order_id::text as id, ${lineInputs('i')} as inputs, i.inputs as raw
+          from income i where i.day = ${day}::date and i.kind = 'static'`.execute(t.ctx.db);
+        expect(new Map(rows.map((r) => [r.id, r.inputs]))).toEqual(expected);
+        // Nothing per line but the columns: the day's figures are the day's.
+        expect(rows.every((r) => r.raw === null)).toBe(true);
+      }),
+      { numRuns: kind === 'pglite' ? 6 : 5 },
+    );
+  });
+
+  it('read a line written with its inputs as a jsonb (before migration 0027) as it was stored', async () => {
+    const stored = { power: '7', reinvest: true, output: '1', totalPower: '7' };
+    await sql`insert into income (user_id, order_id, day, kind, amount, inputs)
+      values (424242, 1, ${FIRST_DAY}::date, 'static', 1, ${JSON.stringify(stored)}::jsonb)`.execute(t.ctx.db);
+    const { rows } = await sql<{ inputs: unknown }>`
+      select ${lineInputs('i')} as inputs from income i where i.user_id = 424242`.execute(t.ctx.db);
+    expect(rows).toEqual([{ inputs: stored }]);
+  });
+});

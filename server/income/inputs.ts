@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import type { IncomeKind } from '../../contract/income.ts';
+
+/**
+ * The columns a line of each kind keeps what it was computed from in (migration 0027), as a
+ * step's candidates name them. Fixed and current lines keep a jsonb (`inputs`); the pool's output
+ * and the rebates, 1.4 of the 2 million lines a day at a million holders, keep plain columns, which
+ * cost half as much to write, and the static lines' shared figures are the day's
+ * (`settlement_days.static_inputs`).
+ */
+export const LINE_COLUMNS = {
+  fixed: ['inputs'],
+  current: ['inputs'],
+  static: ['power', 'reinvest'],
+  rebate: ['source', 'rate', 'generation', 'level', 'earner', 'branch'],
+} as const satisfies Record<IncomeKind, readonly string[]>;
+
+/**
+ * The inputs of the income line `line` (a trusted alias of `income`) as one jsonb, whichever way
+ * they were stored: the jsonb of a fixed or current line, or of any line written before migration
+ * 0027; for a static line the day's shared figures with its power and reinvestment; for a rebate
+ * line its columns. The same object the line's statement built when inputs were a jsonb on every
+ * line (jsonb keeps its keys in one order, however it was built).
+ */
+export const lineInputs = (line: string) => {
+  const c = (name: string) => sql.ref(`${line}.${name}`);
+  return sql<Record<string, string | number | boolean | null>>`coalesce(${c('inputs')}, case ${c('kind')}
+    when 'static' then (select d.static_inputs from settlement_days d where d.day = ${c('day')})
+      || jsonb_build_object('power', ${c('power')}::text, 'reinvest', ${c('reinvest')})
+    when 'rebate' then jsonb_build_object('generation', ${c('generation')}, 'level', ${c('level')},
+      'source', ${c('source')}::text, 'rate', ${c('rate')}, 'earner', ${c('earner')}::text, 'branch', ${c('branch')}::text)
+    end)`;
+};
+
+/** The holder a rebate line was earned on (its earner), however its inputs were stored. */
+export const rebateEarner = (line: string) =>
+  sql<bigint>`coalesce(${sql.ref(`${line}.earner`)}, (${sql.ref(`${line}.inputs`)} ->> 'earner')::bigint)`;
+
+/** The direct invitee a rebate line came through (its branch), however its inputs were stored. */
+export const rebateBranch = (line: string) =>
+  sql<bigint>`coalesce(${sql.ref(`${line}.branch`)}, (${sql.ref(`${line}.inputs`)} ->> 'branch')::bigint)`;
