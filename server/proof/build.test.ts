@@ -119,6 +119,17 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
     expect(await t.ctx.db.selectFrom('proof_roots').select('asset').where('day', '=', day).execute()).toEqual([]);
   });
 
+  it('draws the nonce of a holder whose first balance came after the nonces, and builds with them', async () => {
+    const held = (wallet: bigint): Balances => ({ wallet, earning: 0n, rewards: 0n, lockedRewards: 0n, networkRewards: 0n, withdrawalsPending: 0n });
+    await fund({ AIC: [held(5n)], USDT: [], empty: 0 });
+    await buildProofs(t.ctx, addDays('2027-01-01', days++));
+    // The second holder's first balance: no nonce yet, though the caller says they were drawn.
+    await fund({ AIC: [held(5n), held(7n)], USDT: [], empty: 0 });
+    const day = addDays('2027-01-01', days++);
+    expect(await buildProofs(t.ctx, day, { noncesDrawn: true })).toHaveLength(2);
+    await expectSameTree(day, 'AIC', [held(5n), held(7n)]);
+  });
+
   /** The day partitions of proof_leaves, oldest first. */
   const partitions = async () =>
     (
