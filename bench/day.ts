@@ -21,7 +21,7 @@
  * not leave it time for. BENCH_DAY_VACUUM=0 settles them back to back as they come.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -92,7 +92,43 @@ const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-type Settled = { totalS: number; steps: Record<string, number>; rebates: number; vacuumS: number | null };
+/**
+ * Seconds of CPU every PostgreSQL process on this machine has used: the live ones' own, and the
+ * postmaster's children's that have exited (it reaps them). On a shared, noisy machine the day's
+ * database CPU moves less than its wall time, so two versions compare by it too. Null when no
+ * PostgreSQL runs here (BENCH_DATABASE_URL elsewhere) or /proc is not Linux's.
+ */
+function databaseCpuS(): number | null {
+  let ticks = 0;
+  let seen = false;
+  for (const pid of existsSync('/proc') ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : []) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    if (comm !== 'postgres') continue;
+    seen = true;
+    // Fields after the command: state is field 3; utime 14, stime 15, cutime 16, cstime 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
+    ticks += (utime ?? 0) + (stime ?? 0) + (cutime ?? 0) + (cstime ?? 0);
+  }
+  return seen ? ticks / CLOCK_TICKS : null;
+}
+/** sysconf(_SC_CLK_TCK): 100 on every Linux PostgreSQL runs on here. */
+const CLOCK_TICKS = 100;
+
+type Settled = {
+  totalS: number;
+  steps: Record<string, number>;
+  rebates: number;
+  vacuumS: number | null;
+  /** CPU seconds of the database's processes while the day settled (databaseCpuS). */
+  databaseCpuS: number | null;
+};
 const VACUUM_BETWEEN_DAYS = process.env.BENCH_DAY_VACUUM !== '0';
 type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean };
 
@@ -103,13 +139,16 @@ async function settleOne(ctx: AppContext, day: string, incomeNotices: boolean): 
   const vacuumStart = performance.now();
   if (VACUUM_BETWEEN_DAYS) await sql`vacuum (analyze)`.execute(ctx.db);
   const vacuumS = VACUUM_BETWEEN_DAYS ? (performance.now() - vacuumStart) / 1000 : null;
+  const cpuBefore = databaseCpuS();
   const start = performance.now();
   const report = await settleDay(ctx, day, { incomeNotices });
   const cyclesStart = performance.now();
   await settleCurrentCycles(ctx, asOf);
   const end = performance.now();
+  const cpuAfter = databaseCpuS();
   const steps = { ...(report.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
-  return { totalS: (end - start) / 1000, steps, rebates: report.rebates, vacuumS };
+  const databaseCpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+  return { totalS: (end - start) / 1000, steps, rebates: report.rebates, vacuumS, databaseCpuS: databaseCpu };
 }
 
 async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
@@ -203,6 +242,11 @@ for (const [kind, holders] of runs) {
       },
       { benchmark: 'day', figure: `${of}: ${which} steps s (fixed runs beside static and team)`, value: stepText },
       { benchmark: 'day', figure: `${of}: ${which} rebate rows`, value: int(settled.rebates) },
+      {
+        benchmark: 'day',
+        figure: `${of}: ${which} database CPU s (every PostgreSQL process on this machine)`,
+        value: kind === 'pglite' || settled.databaseCpuS === null ? 'n/a' : settled.databaseCpuS.toFixed(1),
+      },
       {
         benchmark: 'day',
         figure: `${of}: ${which} vacuum and analyze before it s (not counted)`,
