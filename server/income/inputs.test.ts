@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRate } from '../../contract/money.ts';
 import { coefficientScaled, earnParams } from '../earn/params.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
-import { SYSTEM } from '../ledger/ledger.ts';
+import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -35,22 +35,16 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
   /** What the pool's output used to store on each of the day's lines, by order id. */
   async function storedBefore(day: string): Promise<Map<string, unknown>> {
     const params = await earnParams(t.ctx.db, t.ctx.config.earn, day);
-    const pool = await t.ctx.db
-      .selectFrom('accounts')
-      .select('balance')
-      .where('user_id', '=', SYSTEM)
-      .where('asset', '=', 'AIC')
-      .where('kind', '=', 'supercomputing_pool')
-      .executeTakeFirstOrThrow();
+    const pool = await balanceOf(t.ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
     const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
     const active = activePool(day);
     const { rows: power } = await sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders where ${active}`.execute(t.ctx.db);
     const figures = JSON.stringify({
       totalPower: String(power[0]?.total),
-      output: String((pool.balance * numerator) / denominator),
+      output: String((pool * numerator) / denominator),
       coefficient: coefficientScaled(params, day).toString(),
       multiplier: params.powerMultiplier.toString(),
-      poolBalance: pool.balance.toString(),
+      poolBalance: pool.toString(),
       outputRate: params.poolDailyOutputRate,
       outputRateFrom: params.versions.poolDailyOutputRate,
     });

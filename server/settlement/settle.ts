@@ -4,7 +4,7 @@ import { productOf, productsOfKind } from '../../contract/products.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
-import { SYSTEM } from '../ledger/ledger.ts';
+import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { ensurePostingsWeek } from '../ledger/weeks.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
@@ -104,14 +104,7 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   if (existing?.pool_output != null && existing.total_power != null) {
     return { output: existing.pool_output, totalPower: existing.total_power, poolBalance: existing.pool_balance };
   }
-  const pool = await trx
-    .selectFrom('accounts')
-    .select('balance')
-    .where('user_id', '=', SYSTEM)
-    .where('asset', '=', 'AIC')
-    .where('kind', '=', 'supercomputing_pool')
-    .executeTakeFirst();
-  const poolBalance = pool?.balance ?? 0n;
+  const poolBalance = await balanceOf(trx, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
   const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
   const output = (poolBalance * numerator) / denominator;
   const power = await sql<{ total: bigint }>`
