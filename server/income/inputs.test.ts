@@ -1,13 +1,17 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseRate } from '../../contract/money.ts';
+import { type IncomeInputs, recomputeIncome } from '../../contract/income.ts';
+import { formatUnits, parseRate } from '../../contract/money.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { createSession } from '../auth/sessions.ts';
 import { coefficientScaled, earnParams } from '../earn/params.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { bearer } from '../test/signIn.ts';
 import { lineInputs } from './inputs.ts';
 
 const FIRST_DAY = '2027-01-04';
@@ -59,10 +63,12 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 6 }), async (orders) => {
         const day = addDays(FIRST_DAY, 2 * run++);
+        const owners: bigint[] = [];
         for (const o of orders) {
           const user = await sql<{ id: bigint }>`
             insert into users (subject, name, invite_code) values (${`inputs-${++holders}`}, 'holder', ${`INPUTS${holders}`})
             returning id`.execute(t.ctx.db);
+          owners.push(user.rows[0]?.id as bigint);
           await sql`insert into orders (user_id, product, principal, power, coefficient, status, reinvest, start_day, created_at, matures_day)
             values (${user.rows[0]?.id}, 'reinvest360', ${BigInt(o.units) * 100_000_000n}, ${BigInt(o.power) * 100_000_000n}, '1.00000000',
               ${o.reinvest ? 'reinvested' : 'in_progress'}, ${o.reinvest}, ${day}::date, now(), ${addDays(day, 360)}::date)`.execute(t.ctx.db);
@@ -75,6 +81,16 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
         expect(new Map(rows.map((r) => [r.id, r.inputs]))).toEqual(expected);
         // Nothing per line but the columns: the day's figures are the day's.
         expect(rows.every((r) => r.raw === null)).toBe(true);
+        // The reward log serves the same inputs, and its formula gives the line's amount from them.
+        const token = await createSession(t.ctx.db, owners[0] as bigint, t.ctx.clock.now(), 30, 'test');
+        const log: { orderId: string; day: string; amount: string; inputs: IncomeInputs }[] = (
+          await t.app.inject({ url: PATHS.rewardLog, query: { kind: 'static' }, headers: bearer(token) })
+        ).json().data.items;
+        expect(log.map((line) => line.day)).toEqual([day]);
+        for (const line of log) {
+          expect(line.inputs).toEqual(expected.get(line.orderId));
+          expect(formatUnits(recomputeIncome('static', line.inputs))).toBe(line.amount);
+        }
       }),
       { numRuns: kind === 'pglite' ? 6 : 5 },
     );
