@@ -20,20 +20,19 @@
  * rows (a million orders and accounts updated) in between, which days settled back to back do
  * not leave it time for. BENCH_DAY_VACUUM=0 settles them back to back as they come.
  */
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { AppContext } from '../server/context.ts';
-import { connect, type DbHandle } from '../server/db/connect.ts';
+import { connect, type Db, type DbHandle } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
 import { ensureNonces } from '../server/proof/build.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
 import { addDays } from '../server/platform/clock.ts';
-import { benchContext } from './context.ts';
+import { benchContext, onScratchSchema } from './context.ts';
 import { insertOrdersAndFund } from './orders.ts';
 import { type Figure, int, report } from './report.ts';
 
@@ -151,9 +150,9 @@ async function settleOne(ctx: AppContext, day: string, incomeNotices: boolean): 
   return { totalS: (end - start) / 1000, steps, rebates: report.rebates, vacuumS, databaseCpuS: databaseCpu };
 }
 
-async function oneDay(handle: DbHandle, holders: number): Promise<DayFigures> {
-  await migrateToLatest(handle.db);
-  const ctx = { ...benchContext(handle.db, `${DAYS[0]}T23:00:00Z`), dbKind: handle.kind };
+/** The days on `db`, migrated to the latest: populated, settled in a row, the ledger checked. */
+async function oneDay(db: Db, dbKind: DbHandle['kind'], holders: number): Promise<DayFigures> {
+  const ctx = { ...benchContext(db, `${DAYS[0]}T23:00:00Z`), dbKind };
   const populateStart = performance.now();
   await insertUsers(ctx, holders);
   await insertOrdersAndFund(ctx.db, holders, holders);
@@ -186,27 +185,15 @@ async function serverSettings(): Promise<string> {
   }
 }
 
-async function onPostgres(holders: number) {
-  const schema = `day_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  const handle = await connect({ databaseUrl: url, schema, poolSize: 4 });
-  try {
-    return await oneDay(handle, holders);
-  } finally {
-    await handle.close();
-    if (process.env.BENCH_KEEP_SCHEMA) console.log(`kept schema ${schema}`);
-    else await admin.query(`drop schema ${schema} cascade`);
-    await admin.end();
-  }
-}
+/** A pool of four: the rebates and the proof run parts side by side on connections of their own. */
+const onPostgres = (holders: number) => onScratchSchema(url, 'day', (db) => oneDay(db, 'postgres', holders), 4);
 
 async function onPglite(holders: number) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-day-'));
   const handle = await connect({ dataDir: dir });
   try {
-    return await oneDay(handle, holders);
+    await migrateToLatest(handle.db);
+    return await oneDay(handle.db, handle.kind, holders);
   } finally {
     await handle.close();
     rmSync(dir, { recursive: true, force: true });

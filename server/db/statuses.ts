@@ -18,3 +18,10 @@ export const ORDERS = {
   held: list('held'),
   earning: list('earning'),
 } as const satisfies Record<StatusGroup, RawBuilder<unknown>>;
+
+/**
+ * The orders of a kind of product that run on `day`: active, started, not yet matured. What the
+ * day's fixed accrual pays and the pool's output is shared among.
+ */
+export const runningOn = (kind: ProductKind, day: string): RawBuilder<unknown> =>
+  sql`product in ${productsIn(kind)} and status in ${ORDERS.active} and start_day <= ${day}::date and ${day}::date < matures_day`;

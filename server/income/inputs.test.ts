@@ -6,7 +6,7 @@ import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { coefficientScaled, earnParams } from '../earn/params.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
+import { runningOn } from '../db/statuses.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
@@ -15,9 +15,6 @@ import { bearer } from '../test/signIn.ts';
 import { lineInputs } from './inputs.ts';
 
 const FIRST_DAY = '2027-01-04';
-/** The orders that share the day's output. */
-const activePool = (day: string) =>
-  sql`product in ${productsIn('pool')} and status in ${ORDERS.active} and start_day <= ${day}::date and ${day}::date < matures_day`;
 
 /**
  * Static lines keep their order's power and reinvestment in columns and the day's shared figures
@@ -41,7 +38,7 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
     const params = await earnParams(t.ctx.db, t.ctx.config.earn, day);
     const pool = await balanceOf(t.ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
     const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
-    const active = activePool(day);
+    const active = runningOn('pool', day);
     const { rows: power } = await sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders where ${active}`.execute(t.ctx.db);
     const figures = JSON.stringify({
       totalPower: String(power[0]?.total),

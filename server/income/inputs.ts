@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { IncomeKind } from '../../contract/income.ts';
+import type { IncomeInputs, IncomeKind } from '../../contract/income.ts';
 
 /**
  * The columns a line of each kind keeps what it was computed from in (migration 0027), as a
@@ -24,7 +24,7 @@ export const LINE_COLUMNS = {
  */
 export const lineInputs = (line: string) => {
   const c = (name: string) => sql.ref(`${line}.${name}`);
-  return sql<Record<string, string | number | boolean | null>>`coalesce(${c('inputs')}, case ${c('kind')}
+  return sql<IncomeInputs>`coalesce(${c('inputs')}, case ${c('kind')}
     when 'static' then (select d.static_inputs from settlement_days d where d.day = ${c('day')})
       || jsonb_build_object('power', ${c('power')}::text, 'reinvest', ${c('reinvest')})
     when 'rebate' then jsonb_build_object('generation', ${c('generation')}, 'level', ${c('level')},
@@ -32,10 +32,9 @@ export const lineInputs = (line: string) => {
     end)`;
 };
 
-/** The holder a rebate line was earned on (its earner), however its inputs were stored. */
-export const rebateEarner = (line: string) =>
-  sql<bigint>`coalesce(${sql.ref(`${line}.earner`)}, (${sql.ref(`${line}.inputs`)} ->> 'earner')::bigint)`;
-
-/** The direct invitee a rebate line came through (its branch), however its inputs were stored. */
-export const rebateBranch = (line: string) =>
-  sql<bigint>`coalesce(${sql.ref(`${line}.branch`)}, (${sql.ref(`${line}.inputs`)} ->> 'branch')::bigint)`;
+/**
+ * A holder a rebate line names, however its inputs were stored: its `earner` (the holder it was
+ * earned on) or its `branch` (the direct invitee it came through).
+ */
+export const rebateHolder = (line: string, which: 'earner' | 'branch') =>
+  sql<bigint>`coalesce(${sql.ref(`${line}.${which}`)}, (${sql.ref(`${line}.inputs`)} ->> ${sql.lit(which)})::bigint)`;

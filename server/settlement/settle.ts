@@ -15,7 +15,7 @@ import { payIncome, Shortfall } from '../income/payIncome.ts';
 import { ensureIncomeWeek, summarizeIncomeDays } from '../income/weeks.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
+import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
 
 type Trx = Transaction<Database>;
 
@@ -89,8 +89,7 @@ function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
         jsonb_build_object('principal', principal::text, 'rate', ${rates.rate},
           'rateFrom', ${rates.rateFrom}) as inputs
       from orders
-      where product in ${productsIn('fixed')} and status in ${ORDERS.active}
-        and start_day <= ${day}::date and ${day}::date < matures_day`,
+      where ${runningOn('fixed', day)}`,
   });
 }
 
@@ -108,9 +107,7 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
   const output = (poolBalance * numerator) / denominator;
   const power = await sql<{ total: bigint }>`
-    select coalesce(sum(power), 0)::bigint as total from orders
-    where product in ${productsIn('pool')} and status in ${ORDERS.active}
-      and start_day <= ${day}::date and ${day}::date < matures_day`.execute(trx);
+    select coalesce(sum(power), 0)::bigint as total from orders where ${runningOn('pool', day)}`.execute(trx);
   const totalPower = power.rows[0]?.total ?? 0n;
   const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance };
   await trx
@@ -148,8 +145,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
         select user_id, id, reinvest, power,
           div(${output.toString()}::numeric * power, ${totalPower.toString()}::numeric)::bigint as amount
         from orders
-        where product in ${productsIn('pool')} and status in ${ORDERS.active}
-          and start_day <= ${day}::date and ${day}::date < matures_day
+        where ${runningOn('pool', day)}
       )
       select user_id, id as order_id, amount,
         case when reinvest then 'earning' else 'rewards' end as dest,

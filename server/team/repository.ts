@@ -4,7 +4,7 @@ import type { TeamConfig } from '../config.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
-import { rebateBranch } from '../income/inputs.ts';
+import { rebateHolder } from '../income/inputs.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -28,7 +28,7 @@ export async function inviteRecords(
   }>`
     select u.id, u.name, coalesce(u.bound_at, u.created_at) as created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
       coalesce((select sum(i.amount) from income i
-        where i.user_id = ${userId} and i.kind = 'rebate' and ${rebateBranch('i')} = u.id), 0)::bigint as rebate
+        where i.user_id = ${userId} and i.kind = 'rebate' and ${rebateHolder('i', 'branch')} = u.id), 0)::bigint as rebate
     from users u left join team_stats ts on ts.user_id = u.id
     where u.inviter_id = ${userId} ${query.cursor ? sql`and u.id < ${BigInt(query.cursor)}` : sql``}
       ${query.from ? sql`and u.bound_at >= ${new Date(query.from)}` : sql``}

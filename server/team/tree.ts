@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { rebateEarner } from '../income/inputs.ts';
+import { rebateHolder } from '../income/inputs.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -101,7 +101,7 @@ export async function checkTree(db: Executor): Promise<TreeCheck> {
   const cycles = staleIds.length ? await cyclesAbove(db, staleIds.slice(0, WALK_LIMIT)) : [];
   const selfRebates = await sql<{ n: bigint }>`
     select count(*) as n from income
-    where kind = 'rebate' and ${rebateEarner('income')} = user_id`.execute(db);
+    where kind = 'rebate' and ${rebateHolder('income', 'earner')} = user_id`.execute(db);
   const selfRebateLines = Number(selfRebates.rows[0]?.n ?? 0n);
   return {
     ok: staleIds.length === 0 && selfRebateLines === 0,
