@@ -28,6 +28,7 @@ import * as m0024 from './migrations/0024_income_by_week.ts';
 import * as m0025 from './migrations/0025_postings_by_week.ts';
 import * as m0026 from './migrations/0026_income_notices_derived.ts';
 import * as m0027 from './migrations/0027_income_typed_inputs.ts';
+import * as m0028 from './migrations/0028_income_rate_columns.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0025_postings_by_week': m0025,
   '0026_income_notices_derived': m0026,
   '0027_income_typed_inputs': m0027,
+  '0028_income_rate_columns': m0028,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

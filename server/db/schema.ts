@@ -162,7 +162,7 @@ interface IncomeTable {
   day: string;
   kind: string;
   amount: Big;
-  /** What the line was computed from; null on static and rebate lines, whose columns below hold it (income/inputs.ts). */
+  /** What the line was computed from, on lines written before migrations 0027 and 0028; the columns below hold it since (income/inputs.ts). */
   inputs: ColumnType<unknown, string | null | undefined, string | null>;
   power: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   reinvest: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
@@ -172,6 +172,8 @@ interface IncomeTable {
   level: ColumnType<number | null, number | null | undefined, number | null>;
   earner: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   branch: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  rate_from: ColumnType<string | null, string | null | undefined, string | null>;
+  cycle: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: Timestamp;
 }
 

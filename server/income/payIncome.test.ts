@@ -17,7 +17,7 @@ const lines = fc.uniqueArray(
 /** The candidates of a step paying `chosen` into the receivers' rewards. */
 const candidates = (chosen: Line[]) => sql`
   select v.user_id, v.order_id, v.amount, 'rewards' as dest, 0::bigint as principal_add, 0::bigint as power_add,
-    0 as cycle_add, '{}'::jsonb as inputs
+    0 as cycle_add, v.amount * 1000 as source, '0.001' as rate, null::text as rate_from
   from unnest(${chosen.map((l) => l.userId)}::bigint[], ${chosen.map((l) => l.orderId)}::bigint[],
     ${chosen.map((l) => l.amount)}::bigint[]) as v(user_id, order_id, amount)`;
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
 import * as migration0027 from '../db/migrations/0027_income_typed_inputs.ts';
+import * as migration0028 from '../db/migrations/0028_income_rate_columns.ts';
 import { QUARTER_WEEKS, quarterOf, weekOf } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -11,8 +12,8 @@ import { ensureIncomeWeek, incomePartition, mergeIncomeQuarters } from './weeks.
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0024;
-/** A later migration that changes income's columns: undone before byWeek's down, redone after its up. */
-const typedInputs: Migration = migration0027;
+/** The later migrations that change income's columns: undone before byWeek's down, redone after its up. */
+const typedInputs: Migration[] = [migration0027, migration0028];
 
 const days = fc.integer({ min: 0, max: 20_000 }).map((n) => addDays('1990-01-01', n));
 
@@ -82,14 +83,14 @@ describe.each(DATABASES)('income by week on %s', (kind) => {
 
   it('keeps the lines from before the partitioning where they are, as the partition of their weeks', async () => {
     await t.ctx.db.transaction().execute(async (trx) => {
-      await typedInputs.down?.(trx);
+      for (const later of typedInputs.toReversed()) await later.down?.(trx);
       await byWeek.down?.(trx);
     });
     await insertLine(4, '2030-06-04');
     await insertLine(4, '2030-06-20');
     await t.ctx.db.transaction().execute(async (trx) => {
       await byWeek.up(trx);
-      await typedInputs.up(trx);
+      for (const later of typedInputs) await later.up(trx);
     });
     expect(await placed(4)).toEqual(['2030-06-04 income_before_weeks', '2030-06-20 income_before_weeks']);
     // Every line written before, of every holder, is still there (down kept them too).

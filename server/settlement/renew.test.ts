@@ -9,6 +9,7 @@ import { fixedClock } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, type SignedIn, signIn } from '../test/signIn.ts';
 import { settleDay, settleDue } from './settle.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { verifyDay } from './verify.ts';
 
 const AIC = 100_000_000n;
@@ -159,7 +160,7 @@ describe.each(DATABASES)('auto-renew of 30-day orders on %s', (kind) => {
     // 1,090 AIC at 0.4%: 4.36 AIC on 12-02.
     const fresh = await order(hana, renewal);
     expect(fresh).toMatchObject({ quantity: '1090', income: '4.36', remainingDays: 29 });
-    const line = await t.ctx.db.selectFrom('income').select(['amount', 'inputs']).where('order_id', '=', BigInt(renewal)).where('day', '=', '2026-12-02').executeTakeFirstOrThrow();
+    const line = await t.ctx.db.selectFrom('income').select(['amount', lineInputs('income').as('inputs')]).where('order_id', '=', BigInt(renewal)).where('day', '=', '2026-12-02').executeTakeFirstOrThrow();
     expect(line.amount).toBe(436_000_000n);
     expect(line.inputs).toMatchObject({ principal: String(1090n * AIC), rate: '0.004' });
     for (const day of ['2026-12-01', '2026-12-02']) {

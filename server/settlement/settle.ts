@@ -86,8 +86,7 @@ function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
       select user_id, id as order_id,
         ${rates.accrual(sql`principal`)} as amount,
         'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
-        jsonb_build_object('principal', principal::text, 'rate', ${rates.rate},
-          'rateFrom', ${rates.rateFrom}) as inputs
+        principal as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from
       from orders
       where ${runningOn('fixed', day)}`,
   });
@@ -434,51 +433,68 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
 /**
  * Current (demand) orders: every finished 24-hour cycle credits (principal + income) × the
  * daily rate in force on the day the cycle ends, and the holding rolls into the next cycle.
+ * Days are paid in order. One scan of the orders finds every day with a cycle due; a cycle paid
+ * on day D makes its order due again on D + 1 at the earliest, so the orders are scanned again
+ * only when D + 1 has begun by `asOf` and is not the next day found (settling a day, never: its
+ * cycles' next ends are after it; the first scan cost about a second at a million orders).
  */
 export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<number> {
   let paid = 0;
   for (let round = 0; round < 1000; round++) {
-    const due = await sql<{ day: string }>`
+    const { rows } = await sql<{ day: string }>`
       select distinct ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date::text as day
       from orders
       where product in ${productsIn('flexible')} and status = 'in_progress'
         and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
-      order by day limit 1`.execute(ctx.db);
-    const day = due.rows[0]?.day;
-    if (!day) return paid;
-    const params = await earnParams(ctx.db, ctx.config.earn, day);
-    const rates = productRates(params, 'flexible');
-    await ensureIncomeWeek(ctx.db, day);
-    try {
-      const result = await inStep(ctx, day, 'current', (trx) =>
-        payIncome(trx, {
-          day,
-          kind: 'current',
-          from: 'treasury',
-          at: asOf,
-          candidates: sql`
-            select user_id, id as order_id,
-              ${rates.accrual(sql`(principal + income)`)} as amount,
-              'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
-              jsonb_build_object('holding', (principal + income)::text, 'rate', ${rates.rate},
-                'cycle', cycles_paid + 1, 'rateFrom', ${rates.rateFrom}) as inputs
-            from orders
-            where product in ${productsIn('flexible')} and status = 'in_progress'
-              and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
-              and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date
-            -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so
-            -- no cycle is credited to an order already paid out (found by the reliability suite).
-            for update`,
-        }),
-      );
-      paid += result.rows;
-      if (result.rows === 0) return paid;
-    } catch (error) {
-      if (error instanceof Shortfall) return paid;
-      throw error;
+      order by day`.execute(ctx.db);
+    const days = rows.map((r) => r.day);
+    let paidThisRound = 0;
+    for (const [i, day] of days.entries()) {
+      const result = await payCycles(ctx, day, asOf);
+      if (result === null) return paid;
+      paid += result;
+      paidThisRound += result;
+      const next = addDays(day, 1);
+      if (Date.parse(`${next}T00:00:00Z`) > asOf.getTime()) return paid;
+      if (days[i + 1] !== next) break;
     }
+    if (paidThisRound === 0) return paid;
   }
   return paid;
+}
+
+/** The current cycles that end on `day` (by `asOf`), paid; null when the treasury cannot cover them. */
+async function payCycles(ctx: AppContext, day: string, asOf: Date): Promise<number | null> {
+  const params = await earnParams(ctx.db, ctx.config.earn, day);
+  const rates = productRates(params, 'flexible');
+  await ensureIncomeWeek(ctx.db, day);
+  try {
+    const result = await inStep(ctx, day, 'current', (trx) =>
+      payIncome(trx, {
+        day,
+        kind: 'current',
+        from: 'treasury',
+        at: asOf,
+        candidates: sql`
+          select user_id, id as order_id,
+            ${rates.accrual(sql`(principal + income)`)} as amount,
+            'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
+            principal + income as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from,
+            cycles_paid + 1 as cycle
+          from orders
+          where product in ${productsIn('flexible')} and status = 'in_progress'
+            and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
+            and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date
+          -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so
+          -- no cycle is credited to an order already paid out (found by the reliability suite).
+          for update`,
+      }),
+    );
+    return result.rows;
+  } catch (error) {
+    if (error instanceof Shortfall) return null;
+    throw error;
+  }
 }
 
 /** Everything due up to now: current cycles, then every finished day not yet settled, in order. */

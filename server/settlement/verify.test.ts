@@ -9,6 +9,7 @@ import { setParam } from '../platform/params.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 import { settleDue } from './settle.ts';
+import { lineInputs } from '../income/inputs.ts';
 import { settledDays, verifyDay } from './verify.ts';
 
 /**
@@ -74,7 +75,7 @@ describe.each(DATABASES)('income verifier on %s', (kind) => {
       (
         await t.ctx.db
           .selectFrom('income')
-          .select('inputs')
+          .select(lineInputs('income').as('inputs'))
           .where('kind', '=', 'fixed')
           .where('day', '=', day)
           .executeTakeFirstOrThrow()
