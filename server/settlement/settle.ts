@@ -342,12 +342,21 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   const team = await teamRules(ctx.db, ctx.config.team, day);
   // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
   // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
-  // second connection: a day takes the longer of the two, not their sum. The team's figures come
+  // second connection: a day takes the longer of the two, not their sum. The team's roll-up comes
   // after the pool's output, whose reinvested shares add to what members hold. The first
   // connection then pays the current orders' cycles that ended by the day's end (they touch no
   // order the other steps read, and add nothing to what members hold) and draws the proof's
   // nonces for new holders: both off the day's longer path, and both before the day's notices
-  // and proof, which count them.
+  // and proof, which count them. Last it writes the day's team figures (team_stats) from the
+  // roll-up, while the second connection stages the uplines: it was idle there (about 4 s at a
+  // million holders), and nothing of the day reads team_stats (the rebates and lock-ups read the
+  // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
+  // stages.
+  const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
+  const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx)));
+  // Both chains below wait for the roll-up, the first only later: its failure reaches the day
+  // through them, not as an unhandled rejection meanwhile.
+  rolled.catch(() => undefined);
   const [{ fixed, cycles }, { statics, rebates }] = await Promise.all([
     (async () => {
       const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
@@ -357,11 +366,13 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       steps.current = Math.round(noncesBegun - cyclesBegun);
       await ensureNonces(ctx.db);
       steps.nonces = Math.round(performance.now() - noncesBegun);
+      await rolled;
+      await step('teamStats', (trx) => writeTeamStats(trx, day, team));
       return { fixed: paid, cycles };
     })(),
     (async () => {
-      const statics = await attempt('static', (trx) => staticOutput(trx, day, params, now), none);
-      await step('team', (trx) => rollUpTeam(trx));
+      const statics = await paidStatics;
+      await rolled;
       await step('uplines', (trx) => stageRebates(trx, day, team));
       // The rebates, the day's longest statement, in two parts on two connections.
       const parts = await Promise.all(
@@ -381,14 +392,11 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
-  // The day's team figures, from the roll-up, beside the proof: nothing of the day reads
-  // team_stats (the rebates and lock-ups read the uplines), and most of the proof (its numbering
-  // and levels) runs on one connection (about 5 s of writing at a million members, which beside
-  // the uplines and the rebates slowed them). A day whose money has all moved is told and proven before it is marked
-  // done, so a crash leaves it to be finished by the next run (all three are idempotent). They
-  // read what the day wrote and write tables of their own. A day waiting for funds is neither
-  // told nor proven: its totals and balances are not final.
-  const finals: Promise<unknown>[] = [step('teamStats', (trx) => writeTeamStats(trx, day, team))];
+  // A day whose money has all moved is told and proven before it is marked done, so a crash
+  // leaves it to be finished by the next run (both are idempotent). They read what the day wrote
+  // and write tables of their own. A day waiting for funds is neither told nor proven: its totals
+  // and balances are not final.
+  const finals: Promise<unknown>[] = [];
   if (status === 'done') {
     if (options.incomeNotices !== false) finals.push(step('notify', (trx) => notifyDayIncome(trx, day, now)));
     finals.push(
