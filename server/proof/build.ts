@@ -129,8 +129,9 @@ class NoncesMissing extends Error {}
 
 /**
  * The tree is built in the database, a level per statement, so no leaf crosses into Node. The
- * levels below the chunk roots are scratch: a temporary table per height (0 = the leaf hashes),
- * dropped as soon as the next height is built (the next asset reuses the names) or at commit.
+ * levels below the chunk roots are scratch: a temporary table per height (1 = the pairs of leaves,
+ * written with them; the leaves' hashes are staged), dropped as soon as the next height is built
+ * (the next asset reuses the names) or at commit.
  * From the chunk roots (height CHUNK_BITS, level 0) up, the levels are stored in proof_nodes.
  */
 const scratch = (height: number) => sql.table(`proof_scratch_${height}`);
@@ -215,9 +216,11 @@ async function stageLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset)
 
 /**
  * Writes the leaves of one asset from the staged parts, all of one snapshot of the balances, and
- * hashes them into the scratch table of height 0 in the same statement (the hashes were staged:
- * reading the leaves back would join a million of them with their nonces again). The order is a
- * shuffle keyed by the secret nonces and the day: a neighbour in the tree is nobody in particular.
+ * the level above them (height 1, a scratch table) in the same statement: the leaves' hashes were
+ * staged (reading the leaves back would join a million of them with their nonces again), and the
+ * order that numbers the leaves pairs them too (a statement of its own sorted a million leaf
+ * hashes again). The order is a shuffle keyed by the secret nonces and the day: a neighbour in
+ * the tree is nobody in particular.
  */
 async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset) {
   const counts = await stageLeaves(ctx, trx, day, asset);
@@ -228,36 +231,47 @@ async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset)
   if (total('negative') > 0n) throw new RangeError(`proof leaves: ${total('negative')} holders with a negative ${asset} balance`);
   const leaves = sql.table(leavesPartition(day));
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
-  await sql`create temp table ${scratch(0)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
+  await sql`create temp table ${scratch(1)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
   const staged = sql.join(
     stages.map((stage) => sql`select * from ${stage}`),
     sql` union all `,
   );
   const { rows } = await sql<{ leaves: bigint }>`
     with placed as (
-      select s.*, (row_number() over (order by s.key) - 1)::integer as position from (${staged}) s
+      select s.*, (row_number() over w - 1)::integer as position, lead(s.hash) over w as right_hash,
+        lead(s.sum) over w as right_sum
+      from (${staged}) s window w as (order by s.key)
     ), ins as (
       insert into ${leaves} (user_id, day, asset, position, ${columns})
       select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
       from placed p
       returning 1
-    ), hashed as (
-      insert into ${scratch(0)} (idx, hash, sum) select p.position, p.hash, p.sum from placed p
+    ), paired as (
+      insert into ${scratch(1)} (idx, hash, sum)
+      select p.position / 2, ${node('p.', 'p.right_')} from placed p where p.position % 2 = 0
     )
     select count(*)::bigint as leaves from ins`.execute(trx);
   return { leaves: Number(rows[0]?.leaves ?? 0n), ledgerTotal: total('ledger_total') };
 }
 
 /**
- * The level above `below` (rows idx 0..n-1, hash, sum): nodes 2i and 2i+1 hashed together, an
- * odd last node carried up unchanged (lead() finds it no right sibling). Ordered by idx, so on
- * proof_nodes it reads the primary key in order; a scratch table is sorted, in memory.
+ * A node from its children's hashes and sums, as SQL columns `hash` and `sum`: an odd last node
+ * (no right sibling) is carried up unchanged.
+ */
+const node = (left: string, right: string) => {
+  const [hash, sum, rightHash, rightSum] = [`${left}hash`, `${left}sum`, `${right}hash`, `${right}sum`].map((c) => sql.ref(c));
+  return sql`case when ${rightHash} is null then ${hash}
+      else sha256(${bytea(Uint8Array.of(NODE))} || ${hash} || int8send(${sum}) || ${rightHash} || int8send(${rightSum})) end as hash,
+    ${sum} + coalesce(${rightSum}, 0) as sum`;
+};
+
+/**
+ * The level above `below` (rows idx 0..n-1, hash, sum): nodes 2i and 2i+1 hashed together
+ * (lead() finds each its right sibling). Ordered by idx, so on proof_nodes it reads the primary
+ * key in order; a scratch table is sorted, in memory.
  */
 const parents = (below: RawBuilder<unknown>) => sql`
-  select idx / 2 as idx,
-    case when right_hash is null then hash
-      else sha256(${bytea(Uint8Array.of(NODE))} || hash || int8send(sum) || right_hash || int8send(right_sum)) end as hash,
-    sum + coalesce(right_sum, 0) as sum
+  select idx / 2 as idx, ${node('', 'right_')}
   from (select idx, hash, sum, lead(hash) over w as right_hash, lead(sum) over w as right_sum
     from (${below}) below window w as (order by idx)) pairs
   where idx % 2 = 0`;
@@ -282,15 +296,16 @@ async function buildHeight(trx: Trx, day: string, asset: Asset, height: number):
 }
 
 /**
- * Builds the tree over the leaves hashed at height 0, height by height up to the chunk roots
- * (even when one node is left: it is carried up), then the stored levels up to the root.
+ * Builds the tree over the leaves' level above (height 1, written with the leaves), height by
+ * height up to the chunk roots (even when one node is left: it is carried up), then the stored
+ * levels up to the root.
  */
 async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number): Promise<TreeNode> {
   if (leaves === 0) {
-    await sql`drop table ${scratch(0)}`.execute(trx);
+    await sql`drop table ${scratch(1)}`.execute(trx);
     return { hash: EMPTY_ROOT, sum: 0n };
   }
-  let height = 1;
+  let height = 2;
   for (; height <= CHUNK_BITS || Math.ceil(leaves / 2 ** (height - 1)) > 1; height++) {
     await buildHeight(trx, day, asset, height);
   }
