@@ -208,6 +208,10 @@ async function stageLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset)
           await sql`set transaction snapshot ${sql.lit(snapshot)}`.execute(helper);
           await sql`set local work_mem = '256MB'`.execute(helper);
           await sql`set local jit = off`.execute(helper);
+          // The holders' nonces joined by hashing the part's pivoted balances, not by an index
+          // probe per holder, which the planner picks from its estimate of the pivot (measured on
+          // a part of 500,564 holders: 2.53 and 2.56 s against 3.02 and 3.21 s).
+          await sql`set local enable_nestloop = off`.execute(helper);
           return stagePart(helper, day, asset, { index, of: parts }, 'unlogged');
         }),
     ),
