@@ -438,6 +438,13 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   };
 }
 
+/** When a current order's cycle being run ends, and its UTC day. */
+const cycleEnd = sql`cycle_start + (cycles_paid + 1) * interval '1 day'`;
+const cycleEndDay = sql`((${cycleEnd}) at time zone 'UTC')::date`;
+/** The current orders whose running cycle has ended by `asOf`. */
+const cycleDue = (asOf: Date) =>
+  sql`product in ${productsIn('flexible')} and status = 'in_progress' and ${cycleEnd} <= ${asOf}`;
+
 /**
  * Current (demand) orders: every finished 24-hour cycle credits (principal + income) × the
  * daily rate in force on the day the cycle ends, and the holding rolls into the next cycle.
@@ -450,11 +457,7 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
   let paid = 0;
   for (let round = 0; round < 1000; round++) {
     const { rows } = await sql<{ day: string }>`
-      select distinct ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date::text as day
-      from orders
-      where product in ${productsIn('flexible')} and status = 'in_progress'
-        and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
-      order by day`.execute(ctx.db);
+      select distinct ${cycleEndDay}::text as day from orders where ${cycleDue(asOf)} order by day`.execute(ctx.db);
     const days = rows.map((r) => r.day);
     let paidThisRound = 0;
     for (const [i, day] of days.entries()) {
@@ -490,9 +493,7 @@ async function payCycles(ctx: AppContext, day: string, asOf: Date): Promise<numb
             principal + income as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from,
             cycles_paid + 1 as cycle
           from orders
-          where product in ${productsIn('flexible')} and status = 'in_progress'
-            and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
-            and ((cycle_start + (cycles_paid + 1) * interval '1 day') at time zone 'UTC')::date = ${day}::date
+          where ${cycleDue(asOf)} and ${cycleEndDay} = ${day}::date
           -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so
           -- no cycle is credited to an order already paid out (found by the reliability suite).
           for update`,
