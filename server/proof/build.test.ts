@@ -110,6 +110,33 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
     await fc.assert(fc.asyncProperty(books(fc.nat({ max: 2100 }).chain(holders)), sameAsJs), { numRuns: 6 });
   });
 
+  /**
+   * The fewest holders (FIRST_USER + 0, 1, …) for which the first part (income/parts.ts, two on
+   * PostgreSQL) holds an odd or an even number, the second at least one: with an odd first part,
+   * its last leaf and the second part's first are siblings written apart.
+   */
+  async function holdersWithFirstPart(parity: 0 | 1): Promise<number> {
+    const { rows } = await sql<{ first: number; count: number }>`
+      select count(*) filter (where (hashint8(id) & 2147483647) % 2 = 0)::int as first, count(*)::int as count
+      from generate_series(2, 64) as n cross join lateral generate_series(${FIRST_USER}::bigint, ${FIRST_USER}::bigint + n - 1) as id
+      group by n order by n`.execute(t.ctx.db);
+    const found = rows.find((r) => r.first % 2 === parity && r.first < r.count);
+    if (!found) throw new Error('no such holder count below 64');
+    return found.count;
+  }
+
+  it.each([1, 0] as const)('writes the leaves in parts, a pair across them when the first part is odd (%i), as the JS builder', async (parity) => {
+    const count = await holdersWithFirstPart(parity);
+    await fc.assert(fc.asyncProperty(books(holders(count)), sameAsJs), { numRuns: 1 });
+    const day = addDays('2027-01-01', days - 1);
+    const parts = await sql<{ name: string }>`
+      select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
+      where i.inhparent = ${leavesPartition(day)}::regclass order by 1`.execute(t.ctx.db);
+    expect(parts.rows.filter((r) => r.name.includes('_aic_'))).toHaveLength(kind === 'postgres' ? 2 : 1);
+    const left = await sql`select relname from pg_class where relname like 'proof_stage_%' or relname like 'proof_pairs_%'`.execute(t.ctx.db);
+    expect(left.rows).toEqual([]);
+  });
+
   it('refuses a negative balance rather than encode it as a huge one', async () => {
     await fund({ AIC: [], USDT: [], empty: 0 });
     await sql`insert into accounts (user_id, asset, kind, balance, allow_negative)

@@ -17,7 +17,7 @@ import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
 import { transact } from '../db/transact.ts';
-import { inPart, type Part } from '../income/parts.ts';
+import { inPart, type Part, WHOLE } from '../income/parts.ts';
 
 type Trx = Transaction<Database>;
 
@@ -129,9 +129,10 @@ class NoncesMissing extends Error {}
 
 /**
  * The tree is built in the database, a level per statement, so no leaf crosses into Node. The
- * levels below the chunk roots are scratch: a temporary table per height (1 = the pairs of leaves,
- * written with them; the leaves' hashes are staged), dropped as soon as the next height is built
- * (the next asset reuses the names) or at commit.
+ * level above the leaves (height 1) is written with them, a table per part of the holders, and
+ * the pairs across two parts' boundary in a scratch table; the levels above it up to the chunk
+ * roots are scratch too: a temporary table per height, dropped as soon as the next height is
+ * built (the next asset reuses the names) or at commit.
  * From the chunk roots (height CHUNK_BITS, level 0) up, the levels are stored in proof_nodes.
  */
 const scratch = (height: number) => sql.table(`proof_scratch_${height}`);
@@ -148,20 +149,27 @@ const leafSum = sql.join(
   sql` + `,
 );
 
-/** How many parts the leaves are staged in, side by side: PGlite has one connection. */
+/** How many parts the leaves are staged and written in, side by side: PGlite has one connection. */
 const STAGE_PARTS = { postgres: 2, pglite: 1 } as const;
 
-type StageCounts = { missing: bigint; negative: bigint; ledger_total: bigint };
+type StageCounts = { holders: bigint; missing: bigint; negative: bigint; ledger_total: bigint };
 
-/** Part `index` of a build's staged leaves: unlogged when staged on a connection of its own. */
-const stageTable = (day: string, asset: Asset, index: number) =>
-  sql.table(`proof_stage_${day.replaceAll('-', '')}_${asset.toLowerCase()}_${index}`);
+/** A build's tables of part `index` of an asset's holders, named by the day and asset. */
+const partTable = (prefix: string, day: string, asset: Asset, index: number) =>
+  sql.table(`${prefix}_${day.replaceAll('-', '')}_${asset.toLowerCase()}_${index}`);
+/** Its staged leaves: unlogged when staged on a connection of its own, else temporary. */
+const stageTable = (day: string, asset: Asset, index: number) => partTable('proof_stage', day, asset, index);
+/** Its leaves as stored: a partition of the day's leaves once the build attaches it. */
+const leavesPart = (day: string, asset: Asset, index: number) => partTable('proof_leaves', day, asset, index);
+/** Its leaves' pairs (height 1), staged like the leaves. */
+const pairsTable = (day: string, asset: Asset, index: number) => partTable('proof_pairs', day, asset, index);
 
 /**
  * Stages a part of the holders' leaves (`part`, by a hash of the holder: income/parts.ts): each
  * holder's balances pivoted from the ledger's accounts, the shuffle key (the secret nonce and the
- * day), the leaf's hash and sum; and the part's counts for the checks: holders without a nonce,
- * holders with a negative balance, and the ledger's user accounts summed for the cross-check.
+ * day), the leaf's hash and sum; and the part's counts: its holders, and for the checks the
+ * holders without a nonce, those with a negative balance, and the ledger's user accounts summed
+ * for the cross-check.
  */
 async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
   const stage = stageTable(day, asset, part.index);
@@ -181,6 +189,7 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
     ) p`.execute(db);
   const { rows } = await sql<StageCounts>`
     select
+      (select count(*) from ${stage})::bigint as holders,
       (select count(*) from ${stage} where key is null)::bigint as missing,
       (select count(*) from ${stage} where least(${columns}) < 0)::bigint as negative,
       (select coalesce(sum(a.balance), 0) from accounts a where ${mine})::bigint as ledger_total`.execute(db);
@@ -188,19 +197,82 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
   return rows[0];
 }
 
+/** A part's first or last leaf whose sibling is in the next or previous part. */
+type Edge = { position: number; hash: Buffer; sum: bigint };
+type Written = { counts: StageCounts; edges: Edge[] };
+
 /**
- * Stages the leaves of one asset from one snapshot of the balances: on PostgreSQL in parts side
- * by side, each on a connection of its own that imports this transaction's snapshot (the pivot,
- * the nonces' join and the hashing are most of a build, and the day's last step otherwise left a
- * core idle); on PGlite in one part, in this transaction.
+ * Writes part `index`'s staged leaves (`all`: every part's counts, in order) at the positions
+ * after the parts before it, shuffled by the key, into a table of its own (checked to hold only
+ * its day, asset and positions, indexed as proof_leaves is, so that attaching it scans and
+ * builds nothing); and in the same statement the pairs within the part, the level above the
+ * leaves (a last leaf without a sibling is carried up). Answers the edges: a first leaf at an odd
+ * position and a last one at an even position are the halves of a pair across two parts.
+ * A build whose checks failed writes nothing.
  */
-async function stageLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<StageCounts[]> {
+async function writePart(db: Trx, day: string, asset: Asset, index: number, all: StageCounts[], kind: 'temp' | 'unlogged'): Promise<Written> {
+  const counts = all[index] as StageCounts;
+  const holders = Number(counts.holders);
+  if (holders === 0 || all.some((c) => BigInt(c.missing) > 0n || BigInt(c.negative) > 0n)) return { counts, edges: [] };
+  const offset = all.slice(0, index).reduce((n, c) => n + Number(c.holders), 0);
+  const total = all.reduce((n, c) => n + Number(c.holders), 0);
+  const [leaves, pairs] = [leavesPart(day, asset, index), pairsTable(day, asset, index)];
+  await sql`drop table if exists ${leaves}`.execute(db);
+  await sql`create table ${leaves} (like proof_leaves including defaults,
+    check (day = ${sql.lit(day)}::date and asset = ${sql.lit(asset)} and position >= ${sql.lit(offset)} and position < ${sql.lit(offset + holders)}))`.execute(db);
+  await sql`drop table if exists ${pairs}`.execute(db);
+  await sql`create ${sql.raw(kind)} table ${pairs} (idx integer, hash bytea, sum bigint) ${sql.raw(kind === 'temp' ? 'on commit drop' : '')}`.execute(db);
+  const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
+  const { rows } = await sql<Edge>`
+    with placed as (
+      select s.*, (${offset} + row_number() over w - 1)::integer as position, lead(s.hash) over w as right_hash,
+        lead(s.sum) over w as right_sum
+      from ${stageTable(day, asset, index)} s window w as (order by s.key)
+    ), ins as (
+      insert into ${leaves} (user_id, day, asset, position, ${columns})
+      select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
+      from placed p
+    ), paired as (
+      insert into ${pairs} (idx, hash, sum)
+      select p.position / 2, ${node('p.', 'p.right_')} from placed p
+      where p.position % 2 = 0 and (p.right_hash is not null or p.position = ${total - 1})
+    )
+    select p.position, p.hash, p.sum from placed p
+    where (p.position = ${offset} and p.position % 2 = 1)
+      or (p.position = ${offset + holders - 1} and p.position % 2 = 0 and p.position < ${total - 1})`.execute(db);
+  await sql`create index on ${leaves} (user_id, day, asset)`.execute(db);
+  await sql`create unique index on ${leaves} (day, asset, position)`.execute(db);
+  return { counts, edges: rows };
+}
+
+/** Settles on no value: a promise and what settles it. */
+function deferred<T>() {
+  let resolve: (value: T) => void = () => undefined;
+  let reject: (reason: unknown) => void = () => undefined;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Awaited by the other parts only once they have staged: a failure meanwhile is theirs to see.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/**
+ * Stages and writes the leaves of one asset from one snapshot of the balances: on PostgreSQL in
+ * parts side by side, each on a connection of its own that imports this transaction's snapshot
+ * (the pivot, the nonces' join, the hashing, the shuffle and the writes are most of a build, and
+ * the day's last step otherwise left a core idle); a part writes once every part has counted its
+ * holders, after those before it. On PGlite in one part, in this transaction.
+ */
+async function stageAndWrite(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<Written[]> {
   const parts = STAGE_PARTS[ctx.dbKind];
-  if (parts === 1) return [await stagePart(trx, day, asset, { index: 0, of: 1 }, 'temp')];
+  if (parts === 1) return [await writePart(trx, day, asset, 0, [await stagePart(trx, day, asset, WHOLE, 'temp')], 'temp')];
   const { rows } = await sql<{ snapshot: string }>`select pg_export_snapshot() as snapshot`.execute(trx);
   const snapshot = rows[0]?.snapshot ?? '';
+  const staged = Array.from({ length: parts }, () => deferred<StageCounts>());
   return Promise.all(
-    Array.from({ length: parts }, (_, index) =>
+    staged.map((mine, index) =>
       ctx.db
         .transaction()
         .setIsolationLevel('repeatable read')
@@ -212,50 +284,63 @@ async function stageLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset)
           // probe per holder, which the planner picks from its estimate of the pivot (measured on
           // a part of 500,564 holders: 2.53 and 2.56 s against 3.02 and 3.21 s).
           await sql`set local enable_nestloop = off`.execute(helper);
-          return stagePart(helper, day, asset, { index, of: parts }, 'unlogged');
+          try {
+            mine.resolve(await stagePart(helper, day, asset, { index, of: parts }, 'unlogged'));
+          } catch (error) {
+            mine.reject(error);
+            throw error;
+          }
+          return writePart(helper, day, asset, index, await Promise.all(staged.map((s) => s.promise)), 'unlogged');
         }),
     ),
   );
 }
 
 /**
- * Writes the leaves of one asset from the staged parts, all of one snapshot of the balances, and
- * the level above them (height 1, a scratch table) in the same statement: the leaves' hashes were
- * staged (reading the leaves back would join a million of them with their nonces again), and the
- * order that numbers the leaves pairs them too (a statement of its own sorted a million leaf
- * hashes again). The order is a shuffle keyed by the secret nonces and the day: a neighbour in
- * the tree is nobody in particular.
+ * The leaves of one asset, all of one snapshot of the balances, in the day's partition: each
+ * part's table attached at its positions; and the level above them (height 1): each part's pairs,
+ * and those across parts in a scratch table. The order is a shuffle keyed by the secret nonces and
+ * the day within each part (by a hash of the holder): a neighbour in the tree is nobody in
+ * particular.
  */
 async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset) {
-  const counts = await stageLeaves(ctx, trx, day, asset);
-  const total = (key: keyof StageCounts) => counts.reduce((sum, part) => sum + BigInt(part[key]), 0n);
-  const stages = counts.map((_, index) => stageTable(day, asset, index));
+  const written = await stageAndWrite(ctx, trx, day, asset);
+  const total = (key: keyof StageCounts) => written.reduce((sum, part) => sum + BigInt(part.counts[key]), 0n);
   if (total('missing') > 0n) throw new NoncesMissing();
   // int8send would encode a negative amount as a huge one; the tree refuses it (contract/merkle.ts).
   if (total('negative') > 0n) throw new RangeError(`proof leaves: ${total('negative')} holders with a negative ${asset} balance`);
-  const leaves = sql.table(leavesPartition(day));
-  const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
+  let offset = 0;
+  for (const [index, { counts }] of written.entries()) {
+    const holders = Number(counts.holders);
+    if (holders === 0) continue;
+    await sql`alter table ${sql.table(leavesPartition(day))} attach partition ${leavesPart(day, asset, index)}
+      for values from (${sql.lit(asset)}, ${sql.lit(offset)}) to (${sql.lit(asset)}, ${sql.lit(offset + holders)})`.execute(trx);
+    offset += holders;
+  }
   await sql`create temp table ${scratch(1)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
-  const staged = sql.join(
-    stages.map((stage) => sql`select * from ${stage}`),
+  await writeAcross(trx, written.flatMap((part) => part.edges));
+  const pairs = [...written.entries()].filter(([, part]) => Number(part.counts.holders) > 0).map(([index]) => pairsTable(day, asset, index));
+  const firstLevel = sql.join(
+    [...pairs, scratch(1)].map((table) => sql`select idx, hash, sum from ${table}`),
     sql` union all `,
   );
-  const { rows } = await sql<{ leaves: bigint }>`
-    with placed as (
-      select s.*, (row_number() over w - 1)::integer as position, lead(s.hash) over w as right_hash,
-        lead(s.sum) over w as right_sum
-      from (${staged}) s window w as (order by s.key)
-    ), ins as (
-      insert into ${leaves} (user_id, day, asset, position, ${columns})
-      select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
-      from placed p
-      returning 1
-    ), paired as (
-      insert into ${scratch(1)} (idx, hash, sum)
-      select p.position / 2, ${node('p.', 'p.right_')} from placed p where p.position % 2 = 0
-    )
-    select count(*)::bigint as leaves from ins`.execute(trx);
-  return { leaves: Number(rows[0]?.leaves ?? 0n), ledgerTotal: total('ledger_total') };
+  return { leaves: offset, ledgerTotal: total('ledger_total'), firstLevel };
+}
+
+/** The pairs across two parts (into scratch height 1): each from a part's last leaf and the next's first. */
+async function writeAcross(trx: Trx, edges: Edge[]): Promise<void> {
+  const lefts = new Map(edges.filter((e) => e.position % 2 === 0).map((e) => [e.position / 2, e]));
+  const rows = edges
+    .filter((e) => e.position % 2 === 1)
+    .map((right) => {
+      const left = lefts.get((right.position - 1) / 2);
+      if (!left) throw new Error(`proof leaves: no left sibling for position ${right.position}`);
+      return sql`(${(right.position - 1) / 2}::integer, ${left.hash}::bytea, ${left.sum}::bigint, ${right.hash}::bytea, ${right.sum}::bigint)`;
+    });
+  if (rows.length !== lefts.size) throw new Error('proof leaves: a part’s last leaf has no right sibling');
+  if (rows.length === 0) return;
+  await sql`insert into ${scratch(1)} (idx, hash, sum)
+    select idx, ${node('l', 'r')} from (values ${sql.join(rows)}) as b(idx, lhash, lsum, rhash, rsum)`.execute(trx);
 }
 
 /**
@@ -280,16 +365,18 @@ const parents = (below: RawBuilder<unknown>) => sql`
     from (${below}) below window w as (order by idx)) pairs
   where idx % 2 = 0`;
 
-/** The nodes at a height above the leaves, from the scratch table or the stored levels. */
-const nodesAt = (day: string, asset: Asset, height: number) =>
-  height < CHUNK_BITS
-    ? sql`select idx, hash, sum from ${scratch(height)}`
-    : sql`select idx, hash, sum from proof_nodes
+/** The nodes at a height above the first (`firstLevel`): a scratch table, or the stored levels. */
+const nodesAt = (day: string, asset: Asset, height: number, firstLevel: RawBuilder<unknown>) =>
+  height === 1
+    ? firstLevel
+    : height < CHUNK_BITS
+      ? sql`select idx, hash, sum from ${scratch(height)}`
+      : sql`select idx, hash, sum from proof_nodes
         where day = ${day}::date and asset = ${asset} and level = ${height - CHUNK_BITS}`;
 
 /** Builds height `height` from the one below; a scratch level is dropped once used. */
-async function buildHeight(trx: Trx, day: string, asset: Asset, height: number): Promise<void> {
-  const rows = parents(nodesAt(day, asset, height - 1));
+async function buildHeight(trx: Trx, day: string, asset: Asset, height: number, firstLevel: RawBuilder<unknown>): Promise<void> {
+  const rows = parents(nodesAt(day, asset, height - 1, firstLevel));
   if (height < CHUNK_BITS) {
     await sql`create temp table ${scratch(height)} on commit drop as ${rows}`.execute(trx);
   } else {
@@ -300,18 +387,18 @@ async function buildHeight(trx: Trx, day: string, asset: Asset, height: number):
 }
 
 /**
- * Builds the tree over the leaves' level above (height 1, written with the leaves), height by
- * height up to the chunk roots (even when one node is left: it is carried up), then the stored
- * levels up to the root.
+ * Builds the tree over the leaves' level above (height 1, `firstLevel`, written with the leaves),
+ * height by height up to the chunk roots (even when one node is left: it is carried up), then the
+ * stored levels up to the root.
  */
-async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number): Promise<TreeNode> {
+async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number, firstLevel: RawBuilder<unknown>): Promise<TreeNode> {
   if (leaves === 0) {
     await sql`drop table ${scratch(1)}`.execute(trx);
     return { hash: EMPTY_ROOT, sum: 0n };
   }
   let height = 2;
   for (; height <= CHUNK_BITS || Math.ceil(leaves / 2 ** (height - 1)) > 1; height++) {
-    await buildHeight(trx, day, asset, height);
+    await buildHeight(trx, day, asset, height, firstLevel);
   }
   return trx
     .selectFrom('proof_nodes')
@@ -328,7 +415,7 @@ export type ProofBuild = {
   total: bigint;
   ledgerTotal: bigint;
   root: Uint8Array;
-  /** Milliseconds writing and hashing the leaves (one statement), then building the levels above. */
+  /** Milliseconds staging and writing the leaves and their pairs, then building the levels above. */
   leavesMs: number;
   treeMs: number;
 };
@@ -336,9 +423,9 @@ export type ProofBuild = {
 /** Writes and hashes the leaves, builds the levels above them, stores the root. */
 async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<ProofBuild> {
   const started = performance.now();
-  const { leaves, ledgerTotal } = await writeLeaves(ctx, trx, day, asset);
+  const { leaves, ledgerTotal, firstLevel } = await writeLeaves(ctx, trx, day, asset);
   const written = performance.now();
-  const root = await buildTree(trx, day, asset, leaves);
+  const root = await buildTree(trx, day, asset, leaves, firstLevel);
   await trx
     .insertInto('proof_roots')
     .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, built_at: ctx.clock.now() })
@@ -348,8 +435,9 @@ async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset):
 }
 
 /**
- * The day's leaves: a partition of proof_leaves written without indexes, then attached (see
- * migration 0016). Named by the day, which is how dropExpired finds the old ones.
+ * The day's leaves: a partition of proof_leaves, itself partitioned by asset and position into the
+ * parts written side by side (migration 0029), attached once written. Named by the day, which is
+ * how dropExpired finds the old ones.
  */
 export const leavesPartition = (day: string) => `proof_leaves_${day.replaceAll('-', '')}`;
 const PARTITION_DAY = /^proof_leaves_(\d{4})(\d{2})(\d{2})$/;
@@ -378,26 +466,28 @@ async function buildDay(ctx: AppContext, trx: Trx, day: string, building: { stag
   await sql`set local work_mem = '256MB'`.execute(trx);
   await sql`set local jit = off`.execute(trx);
   const leaves = sql.table(leavesPartition(day));
-  await sql`create table ${leaves} (like proof_leaves including defaults, check (day = ${sql.lit(day)}::date))`.execute(trx);
+  await sql`create table ${leaves} (like proof_leaves including defaults) partition by range (asset, position)`.execute(trx);
   const results: ProofBuild[] = [];
   for (const asset of ASSETS) results.push(await buildAsset(ctx, trx, day, asset));
-  // Builds the partition's indexes by sorting once; the check spares a scan of its rows.
+  // The parts carry the indexes and the checks: attaching scans and builds nothing.
   await sql`alter table proof_leaves attach partition ${leaves} for values in (${sql.lit(day)})`.execute(trx);
   await dropExpired(trx, addDays(day, -KEEP_DAYS));
   return results;
 }
 
 /**
- * The parts staged on connections of their own: they outlive the build's transaction, whatever
- * its end. Dropped by the build that staged them, after its transaction (another process's
- * build of the day waits for its lock meanwhile); one that died first leaves them to the next
- * build of the day, which stages over them.
+ * The tables of parts written on connections of their own: they outlive the build's
+ * transaction, whatever its end. The stages and pairs are dropped by the build that wrote them,
+ * after its transaction (another process's build of the day waits for its lock meanwhile), and
+ * the leaves' parts too when it failed (else they are the day's partitions); one that died first
+ * leaves them to the next build of the day, which writes over them.
  */
-async function dropStages(ctx: AppContext, day: string): Promise<void> {
+async function dropStages(ctx: AppContext, day: string, built: boolean): Promise<void> {
   if (STAGE_PARTS[ctx.dbKind] === 1) return;
+  const tables = [stageTable, pairsTable, ...(built ? [] : [leavesPart])];
   for (const asset of ASSETS) {
     for (let index = 0; index < STAGE_PARTS[ctx.dbKind]; index++) {
-      await sql`drop table if exists ${stageTable(day, asset, index)}`.execute(ctx.db);
+      for (const table of tables) await sql`drop table if exists ${table(day, asset, index)}`.execute(ctx.db);
     }
   }
 }
@@ -413,13 +503,16 @@ export async function buildProofs(ctx: AppContext, day: string, options: { nonce
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0 || !options.noncesDrawn) await ensureNonces(ctx.db);
     const building = { staged: false };
+    let built = false;
     try {
-      return await transact(ctx.db, (trx) => buildDay(ctx, trx, day, building));
+      const results = await transact(ctx.db, (trx) => buildDay(ctx, trx, day, building));
+      built = true;
+      return results;
     } catch (error) {
       // A holder's first balance arrived between the nonces and the snapshot: give it one, again.
       if (!(error instanceof NoncesMissing) || attempt >= 3) throw error;
     } finally {
-      if (building.staged) await dropStages(ctx, day);
+      if (building.staged) await dropStages(ctx, day, built);
     }
   }
 }
