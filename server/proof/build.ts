@@ -144,10 +144,6 @@ const leafHash = (asset: Asset) => {
   return sql`sha256(${bytea(Uint8Array.of(LEAF))} || p.nonce || int8send(p.user_id) || ${bytea(assetField(asset))}
     || ${sql.join(balances, sql` || `)})`;
 };
-const leafSum = sql.join(
-  LEAF_KINDS.map((kind) => sql.ref(`p.${kind}`)),
-  sql` + `,
-);
 
 /** How many parts the leaves are staged and written in, side by side: PGlite has one connection. */
 const STAGE_PARTS = { postgres: 2, pglite: 1 } as const;
@@ -166,10 +162,11 @@ const pairsTable = (day: string, asset: Asset, index: number) => partTable('proo
 
 /**
  * Stages a part of the holders' leaves (`part`, by a hash of the holder: income/parts.ts): each
- * holder's balances pivoted from the ledger's accounts, the shuffle key (the secret nonce and the
- * day), the leaf's hash and sum; and the part's counts: its holders, and for the checks the
- * holders without a nonce, those with a negative balance, and the ledger's user accounts summed
- * for the cross-check.
+ * holder's balances pivoted from the ledger's accounts, and for a holder with more than nothing
+ * (a leaf) the shuffle key (the secret nonce and the day) and the leaf's hash; and the part's
+ * counts, from the staged rows: its leaves, and for the checks the leaves without a nonce, those
+ * with a negative balance, and the ledger's user accounts summed for the cross-check (every
+ * holder's, a leaf or not: one pass over the accounts).
  */
 async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
   const stage = stageTable(day, asset, part.index);
@@ -177,22 +174,23 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
   const mine = sql`a.asset = ${asset} and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)}) and ${inPart('a.user_id', part)}`;
   await sql`drop table if exists ${stage}`.execute(db);
-  // A holder without a nonce gets a null key and hash, and is counted as missing.
+  // A leaf without a nonce gets a null key and hash, and is counted as missing.
   await sql`
     create ${sql.raw(kind)} table ${stage} ${sql.raw(kind === 'temp' ? 'on commit drop' : '')} as
     select p.user_id, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))},
-      sha256(p.nonce || convert_to(${day}::text, 'UTF8')) as key, ${leafHash(asset)} as hash, ${leafSum} as sum
+      case when p.sum > 0 then sha256(p.nonce || convert_to(${day}::text, 'UTF8')) end as key,
+      case when p.sum > 0 then ${leafHash(asset)} end as hash, p.sum
     from (
       select b.*, n.nonce
-      from (select a.user_id, ${sql.join(pivot)} from accounts a where ${mine} group by a.user_id having sum(a.balance) > 0) b
+      from (select a.user_id, ${sql.join(pivot)}, sum(a.balance)::bigint as sum from accounts a where ${mine} group by a.user_id) b
       left join proof_nonces n on n.user_id = b.user_id
     ) p`.execute(db);
   const { rows } = await sql<StageCounts>`
-    select
-      (select count(*) from ${stage})::bigint as holders,
-      (select count(*) from ${stage} where key is null)::bigint as missing,
-      (select count(*) from ${stage} where least(${columns}) < 0)::bigint as negative,
-      (select coalesce(sum(a.balance), 0) from accounts a where ${mine})::bigint as ledger_total`.execute(db);
+    select count(*) filter (where sum > 0)::bigint as holders,
+      count(*) filter (where sum > 0 and key is null)::bigint as missing,
+      count(*) filter (where sum > 0 and least(${columns}) < 0)::bigint as negative,
+      coalesce(sum(sum), 0)::bigint as ledger_total
+    from ${stage}`.execute(db);
   if (!rows[0]) throw new Error('proof leaves: no counts');
   return rows[0];
 }
@@ -227,7 +225,7 @@ async function writePart(db: Trx, day: string, asset: Asset, index: number, all:
     with placed as (
       select s.*, (${offset} + row_number() over w - 1)::integer as position, lead(s.hash) over w as right_hash,
         lead(s.sum) over w as right_sum
-      from ${stageTable(day, asset, index)} s window w as (order by s.key)
+      from ${stageTable(day, asset, index)} s where s.sum > 0 window w as (order by s.key)
     ), ins as (
       insert into ${leaves} (user_id, day, asset, position, ${columns})
       select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}

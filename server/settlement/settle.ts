@@ -347,17 +347,17 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // connection then pays the current orders' cycles that ended by the day's end (they touch no
   // order the other steps read, and add nothing to what members hold) and draws the proof's
   // nonces for new holders: both off the day's longer path, and both before the day's notices
-  // and proof, which count them. Last it writes the day's team figures (team_stats) from the
+  // and proof, which count them. Then it writes the day's team figures (team_stats) from the
   // roll-up, while the second connection stages the uplines: it was idle there (about 4 s at a
   // million holders), and nothing of the day reads team_stats (the rebates and lock-ups read the
   // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
-  // stages.
+  // stages. Last come the maturities, still beside the uplines.
   const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
   const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx)));
   // Both chains below wait for the roll-up, the first only later: its failure reaches the day
   // through them, not as an unhandled rejection meanwhile.
   rolled.catch(() => undefined);
-  const [{ fixed, cycles }, { statics, rebates }] = await Promise.all([
+  const [{ fixed, cycles, matured: maturities }, { statics, rebates }] = await Promise.all([
     (async () => {
       const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
       const cyclesBegun = performance.now();
@@ -368,7 +368,14 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       steps.nonces = Math.round(performance.now() - noncesBegun);
       await rolled;
       await step('teamStats', (trx) => writeTeamStats(trx, day, team));
-      return { fixed: paid, cycles };
+      // The maturities, while the second connection stages the uplines (this one idled there):
+      // after the pool's output and the roll-up, which count the orders they end as held, and
+      // apart from the rebates, which read no order and credit other accounts (locked income).
+      // A renewal is a subscription of the next day: that day's minimum and quota apply.
+      const matured = await step('mature', async (trx) =>
+        mature(trx, day, now, paid !== null, await earnParams(trx, ctx.config.earn, addDays(day, 1))),
+      );
+      return { fixed: paid, cycles, matured };
     })(),
     (async () => {
       const statics = await paidStatics;
@@ -385,10 +392,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     })(),
   ]);
   const released = await step('release', (trx) => releaseLockups(trx, day, now));
-  // A renewal is a subscription of the next day: that day's minimum and quota apply.
-  const { matured, renewed, ended } = await step('mature', async (trx) =>
-    mature(trx, day, now, fixed !== null, await earnParams(trx, ctx.config.earn, addDays(day, 1))),
-  );
+  const { matured, renewed, ended } = maturities;
   await step('confirm', (trx) => confirm(trx, day));
 
   const status = shortfalls.length ? 'waiting_funds' : 'done';
