@@ -128,11 +128,12 @@ const insertLines = (step: IncomeStep) => {
 /**
  * A first run: every candidate is new, so it is paid as it is. A plain insert costs a third less
  * than one that checks each key for a conflict (measured on a million rebate lines: 5.8 s
- * against 8.4 s), and a duplicate key would fail the step rather than pay twice.
+ * against 8.4 s), and a duplicate key would fail the step rather than pay twice. `paid` reads
+ * the candidates where it is used rather than copying them once more.
  */
 const firstRun = (step: IncomeStep) => sql`
   new_income as (${insertLines(step)} returning 1),
-  paid as (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from candidates)`;
+  paid as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from candidates)`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */
 const laterRun = (step: IncomeStep) => sql`
