@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BALANCE_KINDS, type Balances, ChunkedTreeBuilder, hashLeaf, toHex } from '../../contract/merkle.ts';
+import { BALANCE_KINDS, type Balances, CHUNK_SIZE, ChunkedTreeBuilder, hashLeaf, toHex } from '../../contract/merkle.ts';
 import type { Asset } from '../db/schema.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -111,29 +111,42 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
   });
 
   /**
-   * The fewest holders (FIRST_USER + 0, 1, …) for which the first part (income/parts.ts, two on
-   * PostgreSQL) holds an odd or an even number, the second at least one: with an odd first part,
-   * its last leaf and the second part's first are siblings written apart.
+   * The fewest holders (FIRST_USER + 0, 1, …) from `from` on whose first part (income/parts.ts:
+   * two on PostgreSQL, the holders by a hash of their id) holds `first(count)` of them.
    */
-  async function holdersWithFirstPart(parity: 0 | 1): Promise<number> {
-    const { rows } = await sql<{ first: number; count: number }>`
-      select count(*) filter (where (hashint8(id) & 2147483647) % 2 = 0)::int as first, count(*)::int as count
-      from generate_series(2, 64) as n cross join lateral generate_series(${FIRST_USER}::bigint, ${FIRST_USER}::bigint + n - 1) as id
-      group by n order by n`.execute(t.ctx.db);
-    const found = rows.find((r) => r.first % 2 === parity && r.first < r.count);
-    if (!found) throw new Error('no such holder count below 64');
-    return found.count;
+  async function holdersWithFirstPart(from: number, first: (count: number) => number): Promise<number> {
+    const { rows } = await sql<{ part: number }>`
+      select ((hashint8(id) & 2147483647) % 2)::int as part
+      from generate_series(${FIRST_USER}::bigint, ${FIRST_USER}::bigint + 4095) as id order by id`.execute(t.ctx.db);
+    let inFirst = 0;
+    for (const [i, { part }] of rows.entries()) {
+      if (part === 0) inFirst++;
+      if (i + 1 >= from && inFirst === first(i + 1)) return i + 1;
+    }
+    throw new Error('no such holder count below 4,096');
   }
 
-  it.each([1, 0] as const)('writes the leaves in parts, a pair across them when the first part is odd (%i), as the JS builder', async (parity) => {
-    const count = await holdersWithFirstPart(parity);
-    await fc.assert(fc.asyncProperty(books(holders(count)), sameAsJs), { numRuns: 1 });
+  /**
+   * The parts' chunks: a first part of exactly one chunk (each part builds its own), one ending
+   * mid-chunk (the chunk it shares with the second is built from both parts' leaves), and a tree of
+   * one chunk that both parts share.
+   */
+  const SPLITS: [string, () => Promise<number>][] = [
+    ['a first part of one whole chunk', () => holdersWithFirstPart(1, () => CHUNK_SIZE)],
+    ['a chunk shared mid-tree', () => holdersWithFirstPart(3000, (count) => (count % 2 === 0 ? -1 : Math.floor(count / 2)))],
+    ['one chunk shared', () => holdersWithFirstPart(40, (count) => Math.floor(count / 2))],
+  ];
+
+  it.each(SPLITS)('writes the leaves and chunks in parts, %s, as the JS builder', async (_, count) => {
+    const holdersCount = await count();
+    // No shrinking: a build of thousands of holders per try would outlast the test.
+    await fc.assert(fc.asyncProperty(books(holders(holdersCount)), sameAsJs), { numRuns: 1, endOnFailure: true });
     const day = addDays('2027-01-01', days - 1);
     const parts = await sql<{ name: string }>`
       select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid
       where i.inhparent = ${leavesPartition(day)}::regclass order by 1`.execute(t.ctx.db);
     expect(parts.rows.filter((r) => r.name.includes('_aic_'))).toHaveLength(kind === 'postgres' ? 2 : 1);
-    const left = await sql`select relname from pg_class where relname like 'proof_stage_%' or relname like 'proof_pairs_%'`.execute(t.ctx.db);
+    const left = await sql`select relname from pg_class where relname like 'proof_stage_%' or relname like 'proof_chunks_%'`.execute(t.ctx.db);
     expect(left.rows).toEqual([]);
   });
 

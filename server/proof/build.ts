@@ -4,7 +4,9 @@ import {
   assetField,
   BALANCE_KINDS,
   type BalanceKind,
+  buildLevels,
   CHUNK_BITS,
+  CHUNK_SIZE,
   LEAF,
   type LeafInput,
   NODE,
@@ -128,11 +130,12 @@ export async function ensureNonces(db: Db): Promise<number> {
 class NoncesMissing extends Error {}
 
 /**
- * The tree is built in the database, a level per statement, so no leaf crosses into Node. The
- * level above the leaves (height 1) is written with them, a table per part of the holders, and
- * the pairs across two parts' boundary in a scratch table; the levels above it up to the chunk
- * roots are scratch too: a temporary table per height, dropped as soon as the next height is
- * built (the next asset reuses the names) or at commit.
+ * The tree is built in the database, a level per statement. Each part of the holders builds the
+ * chunks (CHUNK_SIZE leaves) that lie wholly in it, up to their roots, beside the others: the
+ * level above the leaves (height 1) written with them, the levels above it in a temporary table
+ * per height, dropped as soon as the next height is built (the next asset reuses the names) or at
+ * commit. A chunk with leaves of two parts (one at most per boundary) is built in Node from those
+ * leaves' hashes, fewer than 2 × CHUNK_SIZE.
  * From the chunk roots (height CHUNK_BITS, level 0) up, the levels are stored in proof_nodes.
  */
 const scratch = (height: number) => sql.table(`proof_scratch_${height}`);
@@ -157,8 +160,8 @@ const partTable = (prefix: string, day: string, asset: Asset, index: number) =>
 const stageTable = (day: string, asset: Asset, index: number) => partTable('proof_stage', day, asset, index);
 /** Its leaves as stored: a partition of the day's leaves once the build attaches it. */
 const leavesPart = (day: string, asset: Asset, index: number) => partTable('proof_leaves', day, asset, index);
-/** Its leaves' pairs (height 1), staged like the leaves. */
-const pairsTable = (day: string, asset: Asset, index: number) => partTable('proof_pairs', day, asset, index);
+/** The roots of the chunks wholly in it, staged like its leaves. */
+const chunksTable = (day: string, asset: Asset, index: number) => partTable('proof_chunks', day, asset, index);
 
 /**
  * Stages a part of the holders' leaves (`part`, by a hash of the holder: income/parts.ts): each
@@ -195,31 +198,35 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
   return rows[0];
 }
 
-/** A part's first or last leaf whose sibling is in the next or previous part. */
+/** A leaf of a chunk that two parts share: its position, hash and sum. */
 type Edge = { position: number; hash: Buffer; sum: bigint };
-type Written = { counts: StageCounts; edges: Edge[] };
+/** What a part wrote: its counts, whether it has chunks of its own, the leaves of shared chunks. */
+type Written = { counts: StageCounts; chunks: boolean; edges: Edge[] };
 
 /**
  * Writes part `index`'s staged leaves (`all`: every part's counts, in order) at the positions
  * after the parts before it, shuffled by the key, into a table of its own (checked to hold only
  * its day, asset and positions, indexed as proof_leaves is, so that attaching it scans and
- * builds nothing); and in the same statement the pairs within the part, the level above the
- * leaves (a last leaf without a sibling is carried up). Answers the edges: a first leaf at an odd
- * position and a last one at an even position are the halves of a pair across two parts.
+ * builds nothing); in the same statement the level above the leaves of the chunks wholly in the
+ * part (the last chunk of all is the last part's, however short), then the levels above them to
+ * the chunks' roots. Answers the leaves of the chunks it shares with a neighbour.
  * A build whose checks failed writes nothing.
  */
 async function writePart(db: Trx, day: string, asset: Asset, index: number, all: StageCounts[], kind: 'temp' | 'unlogged'): Promise<Written> {
   const counts = all[index] as StageCounts;
   const holders = Number(counts.holders);
-  if (holders === 0 || all.some((c) => BigInt(c.missing) > 0n || BigInt(c.negative) > 0n)) return { counts, edges: [] };
+  if (holders === 0 || all.some((c) => BigInt(c.missing) > 0n || BigInt(c.negative) > 0n)) return { counts, chunks: false, edges: [] };
   const offset = all.slice(0, index).reduce((n, c) => n + Number(c.holders), 0);
   const total = all.reduce((n, c) => n + Number(c.holders), 0);
-  const [leaves, pairs] = [leavesPart(day, asset, index), pairsTable(day, asset, index)];
+  const end = offset + holders;
+  // The positions of the part's own chunks: from its first chunk boundary to its last one.
+  const ownStart = Math.min(Math.ceil(offset / CHUNK_SIZE) * CHUNK_SIZE, end);
+  const ownEnd = Math.max(ownStart, end === total ? end : Math.floor(end / CHUNK_SIZE) * CHUNK_SIZE);
+  const leaves = leavesPart(day, asset, index);
   await sql`drop table if exists ${leaves}`.execute(db);
   await sql`create table ${leaves} (like proof_leaves including defaults,
-    check (day = ${sql.lit(day)}::date and asset = ${sql.lit(asset)} and position >= ${sql.lit(offset)} and position < ${sql.lit(offset + holders)}))`.execute(db);
-  await sql`drop table if exists ${pairs}`.execute(db);
-  await sql`create ${sql.raw(kind)} table ${pairs} (idx integer, hash bytea, sum bigint) ${sql.raw(kind === 'temp' ? 'on commit drop' : '')}`.execute(db);
+    check (day = ${sql.lit(day)}::date and asset = ${sql.lit(asset)} and position >= ${sql.lit(offset)} and position < ${sql.lit(end)}))`.execute(db);
+  await sql`create temp table ${scratch(1)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(db);
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
   const { rows } = await sql<Edge>`
     with placed as (
@@ -231,16 +238,53 @@ async function writePart(db: Trx, day: string, asset: Asset, index: number, all:
       select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
       from placed p
     ), paired as (
-      insert into ${pairs} (idx, hash, sum)
+      insert into ${scratch(1)} (idx, hash, sum)
       select p.position / 2, ${node('p.', 'p.right_')} from placed p
-      where p.position % 2 = 0 and (p.right_hash is not null or p.position = ${total - 1})
+      where p.position >= ${ownStart} and p.position < ${ownEnd} and p.position % 2 = 0
     )
-    select p.position, p.hash, p.sum from placed p
-    where (p.position = ${offset} and p.position % 2 = 1)
-      or (p.position = ${offset + holders - 1} and p.position % 2 = 0 and p.position < ${total - 1})`.execute(db);
+    select p.position, p.hash, p.sum from placed p where p.position < ${ownStart} or p.position >= ${ownEnd}`.execute(db);
   await sql`create index on ${leaves} (user_id, day, asset)`.execute(db);
   await sql`create unique index on ${leaves} (day, asset, position)`.execute(db);
-  return { counts, edges: rows };
+  const chunks = ownEnd > ownStart;
+  if (chunks) await buildChunks(db, chunksTable(day, asset, index), kind);
+  else await sql`drop table ${scratch(1)}`.execute(db);
+  return { counts, chunks, edges: rows };
+}
+
+/**
+ * From the level above a part's own leaves (scratch height 1), the levels up to its chunks' roots
+ * (height CHUNK_BITS), which go into `roots`: the part's chunks start on a chunk boundary, so
+ * every node pairs with its sibling in the part, or is the last of all and carried up.
+ */
+async function buildChunks(db: Trx, roots: RawBuilder<unknown>, kind: 'temp' | 'unlogged'): Promise<void> {
+  for (let height = 2; height <= CHUNK_BITS; height++) {
+    const rows = parents(sql`select idx, hash, sum from ${scratch(height - 1)}`);
+    const into = height === CHUNK_BITS ? roots : scratch(height);
+    if (height === CHUNK_BITS) await sql`drop table if exists ${roots}`.execute(db);
+    await sql`create ${sql.raw(height === CHUNK_BITS ? kind : 'temp')} table ${into}
+      ${sql.raw(height === CHUNK_BITS && kind === 'unlogged' ? '' : 'on commit drop')} as ${rows}`.execute(db);
+    await sql`drop table ${scratch(height - 1)}`.execute(db);
+  }
+}
+
+/**
+ * The roots of the chunks that two parts share, from their leaves (`edges`, every part's), as
+ * contract/merkle.ts builds a chunk: each must be whole, up to the last leaf of all.
+ */
+function sharedChunkRoots(edges: Edge[], total: number): { idx: number; node: TreeNode }[] {
+  const byChunk = new Map<number, Edge[]>();
+  for (const edge of edges) {
+    const idx = Math.floor(edge.position / CHUNK_SIZE);
+    byChunk.set(idx, [...(byChunk.get(idx) ?? []), edge]);
+  }
+  return [...byChunk.entries()].map(([idx, leaves]) => {
+    leaves.sort((a, b) => a.position - b.position);
+    const first = idx * CHUNK_SIZE;
+    if (leaves.length !== Math.min(CHUNK_SIZE, total - first) || leaves.some((leaf, i) => leaf.position !== first + i)) {
+      throw new Error(`proof leaves: chunk ${idx} is not whole across its parts`);
+    }
+    return { idx, node: buildLevels(leaves, nodeSha256).at(-1)?.[0] as TreeNode };
+  });
 }
 
 /** Settles on no value: a promise and what settles it. */
@@ -296,9 +340,9 @@ async function stageAndWrite(ctx: AppContext, trx: Trx, day: string, asset: Asse
 
 /**
  * The leaves of one asset, all of one snapshot of the balances, in the day's partition: each
- * part's table attached at its positions; and the level above them (height 1): each part's pairs,
- * and those across parts in a scratch table. The order is a shuffle keyed by the secret nonces and
- * the day within each part (by a hash of the holder): a neighbour in the tree is nobody in
+ * part's table attached at its positions; and the chunks' roots (stored level 0): each part's
+ * own, and those of the chunks two parts share. The order is a shuffle keyed by the secret nonces
+ * and the day within each part (by a hash of the holder): a neighbour in the tree is nobody in
  * particular.
  */
 async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset) {
@@ -315,30 +359,17 @@ async function writeLeaves(ctx: AppContext, trx: Trx, day: string, asset: Asset)
       for values from (${sql.lit(asset)}, ${sql.lit(offset)}) to (${sql.lit(asset)}, ${sql.lit(offset + holders)})`.execute(trx);
     offset += holders;
   }
-  await sql`create temp table ${scratch(1)} (idx integer, hash bytea, sum bigint) on commit drop`.execute(trx);
-  await writeAcross(trx, written.flatMap((part) => part.edges));
-  const pairs = [...written.entries()].filter(([, part]) => Number(part.counts.holders) > 0).map(([index]) => pairsTable(day, asset, index));
-  const firstLevel = sql.join(
-    [...pairs, scratch(1)].map((table) => sql`select idx, hash, sum from ${table}`),
-    sql` union all `,
-  );
-  return { leaves: offset, ledgerTotal: total('ledger_total'), firstLevel };
-}
-
-/** The pairs across two parts (into scratch height 1): each from a part's last leaf and the next's first. */
-async function writeAcross(trx: Trx, edges: Edge[]): Promise<void> {
-  const lefts = new Map(edges.filter((e) => e.position % 2 === 0).map((e) => [e.position / 2, e]));
-  const rows = edges
-    .filter((e) => e.position % 2 === 1)
-    .map((right) => {
-      const left = lefts.get((right.position - 1) / 2);
-      if (!left) throw new Error(`proof leaves: no left sibling for position ${right.position}`);
-      return sql`(${(right.position - 1) / 2}::integer, ${left.hash}::bytea, ${left.sum}::bigint, ${right.hash}::bytea, ${right.sum}::bigint)`;
-    });
-  if (rows.length !== lefts.size) throw new Error('proof leaves: a part’s last leaf has no right sibling');
-  if (rows.length === 0) return;
-  await sql`insert into ${scratch(1)} (idx, hash, sum)
-    select idx, ${node('l', 'r')} from (values ${sql.join(rows)}) as b(idx, lhash, lsum, rhash, rsum)`.execute(trx);
+  const roots = sharedChunkRoots(
+    written.flatMap((part) => part.edges),
+    offset,
+  ).map(({ idx, node }) => sql`select ${idx}::integer as idx, ${Buffer.from(node.hash)}::bytea as hash, ${node.sum}::bigint as sum`);
+  const owned = [...written.entries()].filter(([, part]) => part.chunks).map(([index]) => sql`select idx, hash, sum from ${chunksTable(day, asset, index)}`);
+  if (offset > 0) {
+    await sql`insert into proof_nodes (day, asset, level, idx, hash, sum)
+      select ${day}::date, ${asset}, 0, idx, hash, sum from (${sql.join([...owned, ...roots], sql` union all `)}) c
+      order by idx`.execute(trx);
+  }
+  return { leaves: offset, ledgerTotal: total('ledger_total') };
 }
 
 /**
@@ -363,40 +394,20 @@ const parents = (below: RawBuilder<unknown>) => sql`
     from (${below}) below window w as (order by idx)) pairs
   where idx % 2 = 0`;
 
-/** The nodes at a height above the first (`firstLevel`): a scratch table, or the stored levels. */
-const nodesAt = (day: string, asset: Asset, height: number, firstLevel: RawBuilder<unknown>) =>
-  height === 1
-    ? firstLevel
-    : height < CHUNK_BITS
-      ? sql`select idx, hash, sum from ${scratch(height)}`
-      : sql`select idx, hash, sum from proof_nodes
-        where day = ${day}::date and asset = ${asset} and level = ${height - CHUNK_BITS}`;
-
-/** Builds height `height` from the one below; a scratch level is dropped once used. */
-async function buildHeight(trx: Trx, day: string, asset: Asset, height: number, firstLevel: RawBuilder<unknown>): Promise<void> {
-  const rows = parents(nodesAt(day, asset, height - 1, firstLevel));
-  if (height < CHUNK_BITS) {
-    await sql`create temp table ${scratch(height)} on commit drop as ${rows}`.execute(trx);
-  } else {
-    await sql`insert into proof_nodes (day, asset, level, idx, hash, sum)
-      select ${day}::date, ${asset}, ${height - CHUNK_BITS}, idx, hash, sum from (${rows}) up`.execute(trx);
-  }
-  if (height - 1 < CHUNK_BITS) await sql`drop table ${scratch(height - 1)}`.execute(trx);
-}
+/** The stored level at `height` (height CHUNK_BITS, the chunks' roots, is level 0). */
+const storedAt = (day: string, asset: Asset, height: number) => sql`
+  select idx, hash, sum from proof_nodes where day = ${day}::date and asset = ${asset} and level = ${height - CHUNK_BITS}`;
 
 /**
- * Builds the tree over the leaves' level above (height 1, `firstLevel`, written with the leaves),
- * height by height up to the chunk roots (even when one node is left: it is carried up), then the
- * stored levels up to the root.
+ * Builds the stored levels above the chunks' roots (written with the leaves), height by height up
+ * to the root.
  */
-async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number, firstLevel: RawBuilder<unknown>): Promise<TreeNode> {
-  if (leaves === 0) {
-    await sql`drop table ${scratch(1)}`.execute(trx);
-    return { hash: EMPTY_ROOT, sum: 0n };
-  }
-  let height = 2;
-  for (; height <= CHUNK_BITS || Math.ceil(leaves / 2 ** (height - 1)) > 1; height++) {
-    await buildHeight(trx, day, asset, height, firstLevel);
+async function buildTree(trx: Trx, day: string, asset: Asset, leaves: number): Promise<TreeNode> {
+  if (leaves === 0) return { hash: EMPTY_ROOT, sum: 0n };
+  let height = CHUNK_BITS + 1;
+  for (; Math.ceil(leaves / 2 ** (height - 1)) > 1; height++) {
+    await sql`insert into proof_nodes (day, asset, level, idx, hash, sum)
+      select ${day}::date, ${asset}, ${height - CHUNK_BITS}, idx, hash, sum from (${parents(storedAt(day, asset, height - 1))}) up`.execute(trx);
   }
   return trx
     .selectFrom('proof_nodes')
@@ -413,7 +424,7 @@ export type ProofBuild = {
   total: bigint;
   ledgerTotal: bigint;
   root: Uint8Array;
-  /** Milliseconds staging and writing the leaves and their pairs, then building the levels above. */
+  /** Milliseconds staging and writing the leaves and the chunks above them, then the stored levels. */
   leavesMs: number;
   treeMs: number;
 };
@@ -421,9 +432,9 @@ export type ProofBuild = {
 /** Writes and hashes the leaves, builds the levels above them, stores the root. */
 async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset): Promise<ProofBuild> {
   const started = performance.now();
-  const { leaves, ledgerTotal, firstLevel } = await writeLeaves(ctx, trx, day, asset);
+  const { leaves, ledgerTotal } = await writeLeaves(ctx, trx, day, asset);
   const written = performance.now();
-  const root = await buildTree(trx, day, asset, leaves, firstLevel);
+  const root = await buildTree(trx, day, asset, leaves);
   await trx
     .insertInto('proof_roots')
     .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, built_at: ctx.clock.now() })
@@ -475,14 +486,14 @@ async function buildDay(ctx: AppContext, trx: Trx, day: string, building: { stag
 
 /**
  * The tables of parts written on connections of their own: they outlive the build's
- * transaction, whatever its end. The stages and pairs are dropped by the build that wrote them,
+ * transaction, whatever its end. The stages and chunks' roots are dropped by the build that wrote them,
  * after its transaction (another process's build of the day waits for its lock meanwhile), and
  * the leaves' parts too when it failed (else they are the day's partitions); one that died first
  * leaves them to the next build of the day, which writes over them.
  */
 async function dropStages(ctx: AppContext, day: string, built: boolean): Promise<void> {
   if (STAGE_PARTS[ctx.dbKind] === 1) return;
-  const tables = [stageTable, pairsTable, ...(built ? [] : [leavesPart])];
+  const tables = [stageTable, chunksTable, ...(built ? [] : [leavesPart])];
   for (const asset of ASSETS) {
     for (let index = 0; index < STAGE_PARTS[ctx.dbKind]; index++) {
       for (const table of tables) await sql`drop table if exists ${table(day, asset, index)}`.execute(ctx.db);
