@@ -353,7 +353,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
   // stages. Last come the maturities, still beside the uplines.
   const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
-  const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx)));
+  const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx, day)));
   // Both chains below wait for the roll-up, the first only later: its failure reaches the day
   // through them, not as an unhandled rejection meanwhile.
   rolled.catch(() => undefined);

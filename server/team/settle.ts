@@ -45,13 +45,20 @@ function figures(r: string, team: TeamConfig) {
  * day reads team_stats, so it is written beside the rebates, off the day's longer path.
  */
 export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
-  await rollUpTeam(trx);
+  await rollUpTeam(trx, day);
   return writeTeamStats(trx, day, team);
 }
 
+/** The day's static lines the rebates are paid on: each earner's order and amount. */
+const staticSources = (day: string) => sql`
+  select i.user_id as earner, i.order_id, i.amount
+  from income i
+  where i.day = ${day}::date and i.kind = 'static' and i.amount > 0`;
+
 /**
- * Rolls the team up into `team_roll` (migration 0022): each member's own active AIC, team
- * quantity (active AIC of the whole downline), team size and direct invitees. Read by
+ * Rolls the team up into `team_roll` (migrations 0022, 0030): each member's own active AIC, team
+ * quantity (active AIC of the whole downline), team size and direct invitees, and whether the
+ * member earned on `day` what rebates are paid on (a static line above zero). Read by
  * `stageRebates` and `writeTeamStats`, in this transaction or after it commits.
  *
  * Team quantity and size are rolled up the tree a depth at a time, deepest first: a member's
@@ -59,16 +66,23 @@ export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig):
  * every member's ancestor path cost O(members × depth). A member's parent is the last entry
  * of its path, so the figures are those of the paths (which the tree check keeps consistent).
  */
-export async function rollUpTeam(trx: Trx): Promise<void> {
+export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
+  // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
+  // young database the planner would take them for a handful of rows, here and in the rebates,
+  // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
+  // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
+  // table's size; the day's week partition is the one those statements read.
+  await analyzeIncomeWeek(trx, day);
   await sql`
     create temp table team_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
-      coalesce(o.active, 0)::bigint as own
+      coalesce(o.active, 0)::bigint as own, e.user_id is not null as earner
     from users u
     left join (
       select user_id, sum(principal)::bigint as active from orders
       where status in ${ORDERS.held} group by user_id
     ) o on o.user_id = u.id
+    left join (select distinct earner as user_id from (${staticSources(day)}) s) e on e.user_id = u.id
     order by depth`.execute(trx);
   // Written in depth order, each depth's members on pages of their own: a block-range index
   // finds them (at a million members the levels took 1.5 s instead of 2.6 s with a B-tree over
@@ -87,9 +101,10 @@ export async function rollUpTeam(trx: Trx): Promise<void> {
       for d in reverse coalesce((select max(depth) from team_members), 0)..0 loop
         execute 'create temp table team_next on commit drop as
           select m.user_id, m.parent, m.depth, m.own, coalesce(c.quantity, 0)::bigint as quantity,
-            coalesce(c.members, 0)::bigint as members, coalesce(c.direct, 0)::bigint as direct
+            coalesce(c.members, 0)::bigint as members, coalesce(c.direct, 0)::bigint as direct, m.earner
           from team_members m left join team_level c on c.parent = m.user_id where m.depth = $1' using d;
-        execute 'insert into team_roll select user_id, parent, depth, own, quantity, members, direct from team_next';
+        execute 'insert into team_roll (user_id, parent, depth, own, quantity, members, direct, earner)
+          select user_id, parent, depth, own, quantity, members, direct, earner from team_next';
         execute 'drop table team_level';
         execute 'create temp table team_level on commit drop as
           select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members,
@@ -99,6 +114,9 @@ export async function rollUpTeam(trx: Trx): Promise<void> {
       end loop;
       drop table team_level;
     end $$`.execute(trx);
+  // Written a depth at a time: the block-range index on depth (migration 0030) finds a depth's
+  // members once its ranges are summarised.
+  await sql`select brin_summarize_new_values('team_roll_depth')`.execute(trx);
   await sql`analyze team_roll`.execute(trx);
 }
 
@@ -134,15 +152,6 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
   return Number(rows[0]?.n ?? 0n);
 }
 
-/** The day's static lines the rebates are paid on: each earner's order and amount. */
-const staticSources = (day: string) => sql`
-  select i.user_id as earner, i.order_id, i.amount
-  from income i
-  where i.day = ${day}::date and i.kind = 'static' and i.amount > 0`;
-
-/** The holders the day's rebates are paid on (their static lines, `staticSources`). */
-const staticEarners = (day: string) => sql`select distinct earner as user_id from (${staticSources(day)}) s`;
-
 /**
  * Stages the day's rebates in `rebate_uplines`: each member's first `generations` effective
  * ancestors, nearest first, with the branch each is reached through (the
@@ -150,37 +159,23 @@ const staticEarners = (day: string) => sql`select distinct earner as user_id fro
  * ancestor), built top down a depth at a time: a member inherits its parent's lists, with the
  * parent in front when it is effective. Empty positions (not effective) are thereby skipped.
  * O(members), where walking every member's whole path cost O(members × depth). Reads the day's
- * roll-up, so rollUpTeam (or refreshTeamStats) runs first, and the day's static lines, so the pool's
- * output is paid before. A table rather than a temporary one, so that the rebates' parts
- * (payRebatesPart) can read it from other connections once this transaction commits.
+ * roll-up as it is (rollUpTeam, or refreshTeamStats, runs first: a depth's members found by the
+ * block-range index), and the rebates read the day's static lines, so the pool's output is paid
+ * before. A table rather than a temporary one, so that the rebates' parts (payRebatesPart) can
+ * read it from other connections once this transaction commits.
  *
- * Only the day's earners (a static line above zero) with an effective ancestor are written: they
- * are all the rebates read, and each part hashes the table whole (at a million holders 400,000
- * rows instead of a million).
+ * Only the day's earners (a static line above zero) with an effective ancestor are
+ * written: they are all the rebates read, and each part hashes the table whole (at a million
+ * holders 400,000 rows instead of a million).
  */
 export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
-  // The members as the day's figures rolled them up (rollUpTeam):
-  // effective and level as team_stats has them, without reading users' paths a second time.
-  const { effective, level } = figures('r', team);
-  // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
-  // young database the planner would take them for a handful of rows, here and in the rebates,
-  // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
-  // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
-  // table's size; the day's week partition is the one those statements read.
-  await analyzeIncomeWeek(trx, day);
-  await sql`
-    create temp table upline_members on commit drop as
-    select r.user_id, r.parent, r.depth,
-      ${listed('r')} and ${effective} as effective,
-      (case when ${listed('r')} then ${level} else 0 end)::smallint as level,
-      e.user_id is not null as earner
-    from team_roll r
-    left join (${staticEarners(day)}) e on e.user_id = r.user_id
-    order by r.depth`.execute(trx);
-  // In depth order with a block-range index, as the roll-up's members (rollUpTeam).
-  await sql`create index on upline_members using brin (depth)`.execute(trx);
-  await sql`analyze upline_members`.execute(trx);
+  // The members as the day's figures rolled them up (rollUpTeam): effective and level as
+  // team_stats has them, without reading users' paths a second time. Plain SQL of numbers and
+  // the columns of `c`: safe to write into the block below.
+  const { effective, level } = figures('c', team);
+  const member = sql`c.user_id, ${listed('c')} and ${effective} as effective,
+    (case when ${listed('c')} then ${level} else 0 end)::smallint as level, c.earner`;
   await sql`truncate rebate_uplines`.execute(trx);
   // A whole number from the configured rates: safe to write into the block.
   const n = sql.raw(String(Math.max(0, Math.trunc(generations))));
@@ -191,17 +186,17 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
     declare d int;
     begin
       create temp table upline_level on commit drop as
-        select user_id, effective, level, earner, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
-        from upline_members where depth = 0;
-      for d in 1..coalesce((select max(depth) from upline_members), 0) loop
+        select ${member}, '{}'::bigint[] as anc, '{}'::bigint[] as br, '{}'::smallint[] as lv
+        from team_roll c where c.depth = 0;
+      for d in 1..coalesce((select max(depth) from team_roll), 0) loop
         execute 'insert into rebate_uplines select user_id, anc, br, lv from upline_level
           where earner and cardinality(anc) > 0';
         execute 'create temp table upline_next on commit drop as
-          select c.user_id, c.effective, c.level, c.earner,
+          select ${member},
             coalesce((case when p.effective then array[p.user_id] || p.anc else p.anc end)[1:${n}], ''{}'') as anc,
             coalesce((case when p.effective then array[c.user_id] || p.br else p.br end)[1:${n}], ''{}'') as br,
             coalesce((case when p.effective then array[p.level] || p.lv else p.lv end)[1:${n}], ''{}'') as lv
-          from upline_members c left join upline_level p on p.user_id = c.parent
+          from team_roll c left join upline_level p on p.user_id = c.parent
           where c.depth = $1' using d;
         execute 'drop table upline_level';
         execute 'alter table upline_next rename to upline_level';
