@@ -118,13 +118,18 @@ export async function ensureNonces(db: Db): Promise<number> {
       order by a.user_id limit ${NONCE_BATCH}`.execute(db);
     if (rows.length === 0) return created;
     const ids = rows.map((r) => r.user_id);
-    await sql`insert into proof_nonces (user_id, nonce)
-      select id, substring(${randomBytes(32 * ids.length)}::bytea from (32 * (n - 1) + 1)::integer for 32)
-      from unnest(${ids}::bigint[]) with ordinality as t(id, n)
-      on conflict (user_id) do nothing`.execute(db);
+    await drawNonces(db, ids);
     created += ids.length;
     after = ids.at(-1) as bigint;
   }
+}
+
+/** Draws the nonces of `ids` (holders without one), sent as one byte string the statement cuts up. */
+async function drawNonces(db: Db | Trx, ids: bigint[]): Promise<void> {
+  await sql`insert into proof_nonces (user_id, nonce)
+    select id, substring(${randomBytes(32 * ids.length)}::bytea from (32 * (n - 1) + 1)::integer for 32)
+    from unnest(${ids}::bigint[]) with ordinality as t(id, n)
+    on conflict (user_id) do nothing`.execute(db);
 }
 
 class NoncesMissing extends Error {}
@@ -142,11 +147,13 @@ const scratch = (height: number) => sql.table(`proof_scratch_${height}`);
 const bytea = (bytes: Uint8Array) => sql`${Buffer.from(bytes)}::bytea`;
 
 /** Row `p`'s leaf hash: the encoding of contract/merkle.ts; int8send is 8 bytes big-endian. */
-const leafHash = (asset: Asset) => {
+const leafHash = (asset: Asset, nonce = sql`p.nonce`) => {
   const balances = LEAF_KINDS.map((kind) => sql`int8send(${sql.ref(`p.${kind}`)})`);
-  return sql`sha256(${bytea(Uint8Array.of(LEAF))} || p.nonce || int8send(p.user_id) || ${bytea(assetField(asset))}
+  return sql`sha256(${bytea(Uint8Array.of(LEAF))} || ${nonce} || int8send(p.user_id) || ${bytea(assetField(asset))}
     || ${sql.join(balances, sql` || `)})`;
 };
+/** The shuffle key of a leaf with nonce `nonce` on `day`. */
+const shuffleKey = (day: string, nonce = sql`p.nonce`) => sql`sha256(${nonce} || convert_to(${day}::text, 'UTF8'))`;
 
 /** How many parts the leaves are staged and written in, side by side: PGlite has one connection. */
 const STAGE_PARTS = { postgres: 2, pglite: 1 } as const;
@@ -181,13 +188,14 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
   await sql`
     create ${sql.raw(kind)} table ${stage} ${sql.raw(kind === 'temp' ? 'on commit drop' : '')} as
     select p.user_id, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))},
-      case when p.sum > 0 then sha256(p.nonce || convert_to(${day}::text, 'UTF8')) end as key,
+      case when p.sum > 0 then ${shuffleKey(day)} end as key,
       case when p.sum > 0 then ${leafHash(asset)} end as hash, p.sum
     from (
       select b.*, n.nonce
       from (select a.user_id, ${sql.join(pivot)}, sum(a.balance)::bigint as sum from accounts a where ${mine} group by a.user_id) b
       left join proof_nonces n on n.user_id = b.user_id
     ) p`.execute(db);
+  await drawMissing(db, stage, day, asset);
   const { rows } = await sql<StageCounts>`
     select count(*) filter (where sum > 0)::bigint as holders,
       count(*) filter (where sum > 0 and key is null)::bigint as missing,
@@ -196,6 +204,20 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
     from ${stage}`.execute(db);
   if (!rows[0]) throw new Error('proof leaves: no counts');
   return rows[0];
+}
+
+/**
+ * The staged leaves of holders on their first day (no nonce yet: a few a day) get one here, and
+ * their key and hash, where a pass over every account before the proof looked for them (0.8 s a
+ * day at a million holders). One drawn meanwhile by another build is left to the counts (missing):
+ * the build draws again and retries.
+ */
+async function drawMissing(db: Trx, stage: RawBuilder<unknown>, day: string, asset: Asset): Promise<void> {
+  const { rows } = await sql<{ user_id: bigint }>`select user_id from ${stage} where sum > 0 and key is null`.execute(db);
+  if (rows.length === 0) return;
+  await drawNonces(db, rows.map((r) => r.user_id));
+  await sql`update ${stage} p set key = ${shuffleKey(day, sql`n.nonce`)}, hash = ${leafHash(asset, sql`n.nonce`)}
+    from proof_nonces n where n.user_id = p.user_id and p.sum > 0 and p.key is null`.execute(db);
 }
 
 /** A leaf of a chunk that two parts share: its position, hash and sum. */
@@ -504,9 +526,10 @@ async function dropStages(ctx: AppContext, day: string, built: boolean): Promise
 /**
  * Builds the day's trees, one per asset, from the balances right after the day's settlement.
  * Idempotent: a day already built is left as it is (null), and a per-day lock lets one process
- * build it. Leaves and levels older than KEEP_DAYS go in the same transaction. `noncesDrawn`: the
- * caller has just drawn the nonces (ensureNonces), so the first attempt skips that pass over
- * every account (2 s at a million holders); a holder it missed fails the attempt, which draws them.
+ * build it. Leaves and levels older than KEEP_DAYS go in the same transaction. The build draws
+ * the nonces its leaves' holders lack (their first day); `noncesDrawn` skips the pass over every
+ * account that draws them first (ensureNonces, 0.8 s at a million holders), as settlement does. A
+ * holder whose nonce another build drew meanwhile fails the attempt, which draws them and retries.
  */
 export async function buildProofs(ctx: AppContext, day: string, options: { noncesDrawn?: boolean } = {}): Promise<ProofBuild[] | null> {
   for (let attempt = 0; ; attempt++) {

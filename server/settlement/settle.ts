@@ -8,7 +8,7 @@ import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { ensurePostingsWeek } from '../ledger/weeks.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
-import { buildProofs, ensureNonces } from '../proof/build.ts';
+import { buildProofs } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
@@ -345,9 +345,9 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // second connection: a day takes the longer of the two, not their sum. The team's roll-up comes
   // after the pool's output, whose reinvested shares add to what members hold. The first
   // connection then pays the current orders' cycles that ended by the day's end (they touch no
-  // order the other steps read, and add nothing to what members hold) and draws the proof's
-  // nonces for new holders: both off the day's longer path, and both before the day's notices
-  // and proof, which count them. Then it writes the day's team figures (team_stats) from the
+  // order the other steps read, and add nothing to what members hold), off the day's longer
+  // path and before the day's notices and proof, which count them (the proof draws the nonces of
+  // the day's new holders itself). Then it writes the day's team figures (team_stats) from the
   // roll-up, while the second connection stages the uplines: it was idle there (about 4 s at a
   // million holders), and nothing of the day reads team_stats (the rebates and lock-ups read the
   // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
@@ -362,10 +362,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
       const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
       const cyclesBegun = performance.now();
       const cycles = await settleCurrentCycles(ctx, dayEnd(day, now));
-      const noncesBegun = performance.now();
-      steps.current = Math.round(noncesBegun - cyclesBegun);
-      await ensureNonces(ctx.db);
-      steps.nonces = Math.round(performance.now() - noncesBegun);
+      steps.current = Math.round(performance.now() - cyclesBegun);
       await rolled;
       await step('teamStats', (trx) => writeTeamStats(trx, day, team));
       // The maturities, while the second connection stages the uplines (this one idled there):
