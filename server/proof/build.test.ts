@@ -8,6 +8,7 @@ import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import * as m0009 from '../db/migrations/0009_proofs.ts';
 import * as m0016 from '../db/migrations/0016_proof_leaves_by_day.ts';
+import * as m0029 from '../db/migrations/0029_proof_leaves_in_parts.ts';
 import { buildProofs, LEAF_KINDS, leavesPartition, nodeSha256, readLeaves, toLeaf } from './build.ts';
 
 /** Around the edges of a 1,024-leaf chunk, and none at all. */
@@ -197,6 +198,28 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
     // The roots stay; the latest day's leaf reads back from its partition.
     expect(await t.ctx.db.selectFrom('proof_roots').select('asset').where('day', '=', first).execute()).toHaveLength(2);
     expect(await readLeaves(t.ctx.db, next, 'AIC', 0, 1)).toHaveLength(1);
+  });
+
+  it('migration 0029 down makes each day built in parts one plain partition again, row for row, and up undoes it', async () => {
+    await fund({ AIC: [{ wallet: 5n, earning: 1n, rewards: 0n, lockedRewards: 0n, networkRewards: 0n, withdrawalsPending: 0n }], USDT: [], empty: 0 });
+    const day = addDays('2027-09-01', days++);
+    await buildProofs(t.ctx, day);
+    const leaves = () => sql`select user_id, to_char(day, 'YYYY-MM-DD') as day, asset, position, wallet from proof_leaves order by day, asset, position`;
+    const before = (await leaves().execute(t.ctx.db)).rows;
+    const inParts: Migration = m0029;
+    const rolledBack = new Error('rolled back');
+    const run = t.ctx.db.transaction().execute(async (trx) => {
+      await inParts.down?.(trx);
+      const kinds = await sql<{ relkind: string }>`select c.relkind from pg_class c where c.relname = ${leavesPartition(day)}`.execute(trx);
+      expect(kinds.rows).toEqual([{ relkind: 'r' }]);
+      const key = await sql`select conname from pg_constraint where conrelid = 'proof_leaves'::regclass and contype = 'p'`.execute(trx);
+      expect(key.rows).toHaveLength(1);
+      expect((await leaves().execute(trx)).rows).toEqual(before);
+      await inParts.up(trx);
+      expect((await leaves().execute(trx)).rows).toEqual(before);
+      throw rolledBack;
+    });
+    await expect(run).rejects.toBe(rolledBack);
   });
 
   it('migration 0016 moves each day already built into a partition of its own, row for row', async () => {
