@@ -73,6 +73,11 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
   // table's size; the day's week partition is the one those statements read.
   await analyzeIncomeWeek(trx, day);
+  // Members, their orders and the earners joined in id order (users' and orders' keys both start
+  // with it), not hashed: at a million members 1.9 s against 3.4 and 3.8 s with the planner's
+  // hashes of a million orders' sums and of the members.
+  await sql`set local enable_hashjoin = off`.execute(trx);
+  await sql`set local enable_hashagg = off`.execute(trx);
   await sql`
     create temp table team_members on commit drop as
     select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
@@ -84,6 +89,8 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
     ) o on o.user_id = u.id
     left join (select distinct earner as user_id from (${staticSources(day)}) s) e on e.user_id = u.id
     order by depth`.execute(trx);
+  await sql`reset enable_hashjoin`.execute(trx);
+  await sql`reset enable_hashagg`.execute(trx);
   // Written in depth order, each depth's members on pages of their own: a block-range index
   // finds them (at a million members the levels took 1.5 s instead of 2.6 s with a B-tree over
   // members in id order, and the index 0.1 s instead of 0.6 s).
