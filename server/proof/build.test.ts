@@ -166,10 +166,10 @@ describe.each(DATABASES)('the SQL-built tree on %s', (kind) => {
     const held = (wallet: bigint): Balances => ({ wallet, earning: 0n, rewards: 0n, lockedRewards: 0n, networkRewards: 0n, withdrawalsPending: 0n });
     await fund({ AIC: [held(5n)], USDT: [], empty: 0 });
     await buildProofs(t.ctx, addDays('2027-01-01', days++));
-    // The second holder's first balance: no nonce yet, though the caller says they were drawn.
+    // The second holder’s first balance: no nonce yet, and no pass over the accounts before the build.
     await fund({ AIC: [held(5n), held(7n)], USDT: [], empty: 0 });
     const day = addDays('2027-01-01', days++);
-    expect(await buildProofs(t.ctx, day, { noncesDrawn: true })).toHaveLength(2);
+    expect(await buildProofs(t.ctx, day)).toHaveLength(2);
     await expectSameTree(day, 'AIC', [held(5n), held(7n)]);
   });
 

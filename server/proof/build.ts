@@ -297,7 +297,9 @@ function sharedChunkRoots(edges: Edge[], total: number): { idx: number; node: Tr
   const byChunk = new Map<number, Edge[]>();
   for (const edge of edges) {
     const idx = Math.floor(edge.position / CHUNK_SIZE);
-    byChunk.set(idx, [...(byChunk.get(idx) ?? []), edge]);
+    const chunk = byChunk.get(idx);
+    if (chunk) chunk.push(edge);
+    else byChunk.set(idx, [edge]);
   }
   return [...byChunk.entries()].map(([idx, leaves]) => {
     leaves.sort((a, b) => a.position - b.position);
@@ -527,13 +529,13 @@ async function dropStages(ctx: AppContext, day: string, built: boolean): Promise
  * Builds the day's trees, one per asset, from the balances right after the day's settlement.
  * Idempotent: a day already built is left as it is (null), and a per-day lock lets one process
  * build it. Leaves and levels older than KEEP_DAYS go in the same transaction. The build draws
- * the nonces its leaves' holders lack (their first day); `noncesDrawn` skips the pass over every
- * account that draws them first (ensureNonces, 0.8 s at a million holders), as settlement does. A
- * holder whose nonce another build drew meanwhile fails the attempt, which draws them and retries.
+ * the nonces its leaves' holders lack (their first day), so no pass over every account comes
+ * first; a holder whose nonce another build drew meanwhile fails the attempt, which draws every
+ * missing one (ensureNonces) and retries.
  */
-export async function buildProofs(ctx: AppContext, day: string, options: { noncesDrawn?: boolean } = {}): Promise<ProofBuild[] | null> {
+export async function buildProofs(ctx: AppContext, day: string): Promise<ProofBuild[] | null> {
   for (let attempt = 0; ; attempt++) {
-    if (attempt > 0 || !options.noncesDrawn) await ensureNonces(ctx.db);
+    if (attempt > 0) await ensureNonces(ctx.db);
     const building = { staged: false };
     let built = false;
     try {

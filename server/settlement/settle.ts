@@ -403,7 +403,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     finals.push(
       (async () => {
         const begun = performance.now();
-        await buildProofs(ctx, day, { noncesDrawn: true });
+        await buildProofs(ctx, day);
         steps.proof = Math.round(performance.now() - begun);
       })(),
     );
