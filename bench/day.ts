@@ -43,7 +43,7 @@ const embedded = (process.env.BENCH_DAY_EMBEDDED ?? '').split(' ').map(Number).f
  * Three days in a row: the first writes into empty history tables; the second, without the day's
  * income notices, and the third, with them, are days like any later one. BENCH_DAY_COUNT settles
  * more in a row (the third is still the one held to the goal), to see how a day grows with its
- * history: the first is a Tuesday, so the seventh starts a new week of income (server/income/weeks.ts).
+ * history: each day writes into partitions of its own (server/income/days.ts), so it should not.
  */
 const DAY_COUNT = Math.max(3, Number(process.env.BENCH_DAY_COUNT ?? 3) || 3);
 const DAYS = Array.from({ length: DAY_COUNT }, (_, i) => addDays('2026-11-10', i));

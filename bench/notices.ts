@@ -4,7 +4,7 @@
  * The yardstick is the design before it, in the same run: the same notices as rows of one table
  * with notifications' indexes, read by hand-written SQL of the same shape (the code at `632cd98`).
  * History: `BENCH_NOTICE_DAYS` days (default 420, 60 weeks) of two income lines a holder
- * a day, in income's weeks with past quarters merged as the scheduler merges them, and a notice of
+ * a day, in income's days with past weeks and quarters merged as the scheduler merges them, and a notice of
  * another kind every 21 days.
  *
  *   BENCH_DATABASE_URL=postgres://... npx tsx bench/notices.ts [holders, default 2000]
@@ -12,7 +12,7 @@
 import { loadavg } from 'node:os';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../server/db/connect.ts';
-import { ensureIncomeWeek, mergeIncomeQuarters } from '../server/income/weeks.ts';
+import { ensureIncomeDay, mergePastIncome } from '../server/income/days.ts';
 import { listNotices, markRead, unreadCount } from '../server/notify/notices.ts';
 import { pushCandidates } from '../server/notify/push.ts';
 import { transact } from '../server/db/transact.ts';
@@ -52,8 +52,8 @@ async function timed(db: Db, statement: RawBuilder<unknown>, times = 20): Promis
 
 async function populate(db: Db) {
   for (let monday = FIRST; monday <= last; monday = addDays(monday, 7)) {
-    await ensureIncomeWeek(db, monday);
     const end = addDays(monday, 6) < last ? addDays(monday, 6) : last;
+    for (let day = monday; day <= end; day = addDays(day, 1)) await ensureIncomeDay(db, day);
     await sql`
       insert into income (user_id, order_id, day, kind, amount, inputs)
       select u, u * 10, d::date, k, 100000000 + u, '{"rate": "0.01"}'
@@ -61,7 +61,7 @@ async function populate(db: Db) {
         unnest(array['rebate', 'static']) k
       order by 1, 2, 3, 4`.execute(db);
   }
-  await mergeIncomeQuarters(db, last);
+  await mergePastIncome(db, last);
   // Each day told in turn (its notice id from the notifications' sequence), and every 21st day
   // a notice of another kind for every holder, so the two kinds' ids interleave as they would.
   await sql`

@@ -4,8 +4,9 @@ import type { Database } from './schema.ts';
 import { transact } from './transact.ts';
 
 /**
- * What the tables partitioned by week share (`income` by its day, `postings` by ranges of entry
- * ids: server/income/weeks.ts, server/ledger/weeks.ts).
+ * What the tables partitioned by day share (`income` by its day, `postings` by ranges of entry
+ * ids: server/income/days.ts, server/ledger/days.ts): each settled day writes into a partition of
+ * its own, and past days are merged into weeks, past weeks into quarters (`mergePast`).
  */
 
 type Trx = Transaction<Database>;
@@ -17,9 +18,15 @@ export function weekOf(day: string): string {
   return new Date(date.getTime() - ((date.getUTCDay() + 6) % 7) * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** The name of `parent`'s partition of `day`'s week: `<parent>_w` and the week's Monday (YYYYMMDD). */
-export const weekPartition = (parent: string, day: string) => `${parent}_w${weekOf(day).replaceAll('-', '')}`;
-const WEEK_NAME = (parent: string) => `^${parent}_w[0-9]{8}$`;
+const compact = (day: string) => day.replaceAll('-', '');
+/** The name of `parent`'s partition of `day`: `<parent>_d` and the day (YYYYMMDD). */
+export const dayPartition = (parent: string, day: string) => `${parent}_d${compact(day)}`;
+/** The name of `parent`'s partition of `day`'s week: `<parent>_w` and the week's Monday. */
+export const weekPartition = (parent: string, day: string) => `${parent}_w${compact(weekOf(day))}`;
+/** The name of `parent`'s partition of `day`'s quarter: `<parent>_q` and its first Monday. */
+export const quarterPartition = (parent: string, day: string) => `${parent}_q${compact(quarterOf(day))}`;
+/** Days' and weeks' partitions: what `mergePast` merges. */
+const MERGEABLE = (parent: string) => `^${parent}_[dw][0-9]{8}$`;
 
 /** Whether `parent` has a partition named `name` (in the connection's schema). */
 export async function partitionExists(db: Db | Trx, parent: string, name: string): Promise<boolean> {
@@ -97,76 +104,97 @@ export function quarterOf(day: string): string {
   return isoDay(MONDAY_ONE + Math.floor(weekIndex(day) / QUARTER_WEEKS) * QUARTER_WEEKS * WEEK_MS);
 }
 
-type Bounded = { name: string; monday: string; from: string; to: string };
+/** A day's or a week's partition: its first day (from its name) and its range's bounds. */
+type Bounded = { name: string; first: string; from: string; to: string };
 
-/** `parent`'s week partitions (named by `weekPartition`), with their Mondays and range bounds. */
-async function weekPartitions(db: Db | Trx, parent: string): Promise<Bounded[]> {
+/** `parent`'s partitions of days and of weeks (`dayPartition`, `weekPartition`), in their days' order. */
+async function mergeable(db: Db | Trx, parent: string): Promise<Bounded[]> {
   const { rows } = await sql<{ name: string; bound: string | null }>`
     select c.relname as name, pg_get_expr(c.relpartbound, c.oid) as bound
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = ${parent}::regclass and c.relname ~ ${WEEK_NAME(parent)}
-    order by c.relname`.execute(db);
+    where i.inhparent = ${parent}::regclass and c.relname ~ ${MERGEABLE(parent)}
+    order by substring(c.relname from '[0-9]{8}$'), c.relname desc`.execute(db);
   return rows.flatMap(({ name, bound }) => {
     // No bound: another process's merge is detaching it as this reads the catalog.
     const [, from, to] = /FROM \('?([^')]+)'?\) TO \('?([^')]+)'?\)/.exec(bound ?? '') ?? [];
     const ymd = name.slice(-8);
-    return from && to ? [{ name, monday: `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6)}`, from, to }] : [];
+    return from && to ? [{ name, first: `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6)}`, from, to }] : [];
   });
 }
 
+/** `partitions` grouped by `key` of their first day, in order. */
+function groupBy(partitions: Bounded[], key: (day: string) => string): Map<string, Bounded[]> {
+  const groups = new Map<string, Bounded[]>();
+  for (const p of partitions) groups.set(key(p.first), [...(groups.get(key(p.first)) ?? []), p]);
+  return groups;
+}
+
 /**
- * Merges the week partitions of `parent` (partitioned by range of `column`) into one partition
- * per quarter (`<parent>_qYYYYMMDD`, its first Monday), for the quarters that ended before the
- * week before `today`'s (a late write to last week still finds its week). The day writes into an
- * empty week; a holder's reads probe every partition, so the weeks of a year cost them 53
- * probes, the quarters 4 (docs/scaling.md). Per quarter, one transaction under the advisory lock
- * `lock`, taken only if free (another process merging: left to it): the weeks (and the default
+ * Merges `parent`'s past days (partitioned by range of `column`) into one partition per week
+ * (`weekPartition`), and the days and weeks of past quarters into one per quarter
+ * (`quarterPartition`): a week or a quarter is past once it ended before the week before
+ * `today`'s (a late write to last week still finds its day). The day writes into an empty
+ * partition of its own; a holder's reads probe every partition, so the days of a year would cost
+ * them 365 probes, its weeks 53, its quarters 4 (docs/scaling.md). A past quarter's days go into
+ * it at once, not through their week. Per merge, one transaction under the advisory lock `lock`,
+ * taken only if free (another process merging: left to it): the sources (and the default
  * partition, whose rows of the range move too) are locked against writes, copied in the key's
  * order into a table made with the parent's indexes and a check of its range, then swapped in:
  * detached and dropped, the new one attached, which the check spares a scan and its indexes a
  * build. Only the swap locks the parent against reads, and not for longer than `lock_timeout`
- * allows: a quarter it cannot swap is left for the next run. Returns the partitions made.
+ * allows: a merge it cannot swap is left for the next run. Returns the partitions made.
  */
-export async function mergePastQuarters(db: Db, parent: string, column: string, today: string, lock: number): Promise<string[]> {
+export async function mergePast(db: Db, parent: string, column: string, today: string, lock: number): Promise<string[]> {
   const before = addWeeks(weekOf(today), -1);
-  const quarters = new Map<string, Bounded[]>();
-  for (const week of await weekPartitions(db, parent)) {
-    const quarter = quarterOf(week.monday);
-    if (addWeeks(quarter, QUARTER_WEEKS) > before) continue;
-    quarters.set(quarter, [...(quarters.get(quarter) ?? []), week]);
-  }
   const made: string[] = [];
-  for (const [quarter, weeks] of quarters) {
-    if (weeks.length < 2) continue;
-    const name = `${parent}_q${quarter.replaceAll('-', '')}`;
-    if (!(await mergeWeeks(db, { parent, name, column, from: weeks[0]?.from ?? '', to: weeks.at(-1)?.to ?? '' }, weeks, lock))) continue;
+  const merge = async (name: string, sources: Bounded[]) => {
+    if (sources.length < 2) return;
+    const merged = { parent, name, column, from: sources[0]?.from ?? '', to: sources.at(-1)?.to ?? '' };
+    if (!(await mergeInto(db, merged, sources, lock))) return;
     // A new table has no statistics until autovacuum comes by.
     await sql`analyze ${sql.table(name)}`.execute(db);
     made.push(name);
+  };
+  const quarters = groupBy(await mergeable(db, parent), quarterOf);
+  for (const [quarter, sources] of quarters) {
+    if (addWeeks(quarter, QUARTER_WEEKS) <= before) await merge(quarterPartition(parent, quarter), sources);
+  }
+  const days = (await mergeable(db, parent)).filter((p) => p.name === dayPartition(parent, p.first));
+  for (const [week, sources] of groupBy(days, weekOf)) {
+    if (addWeeks(week, 1) > before) continue;
+    // A week's partition from before the days (its later days, ranges of entry ids above it) joins them.
+    const older = (await mergeable(db, parent)).filter((p) => p.name === weekPartition(parent, week));
+    await merge(weekPartition(parent, week), [...older, ...sources]);
   }
   return made;
 }
 
-async function mergeWeeks(db: Db, merged: RangePartition, weeks: Bounded[], lock: number): Promise<boolean> {
+/**
+ * Copies `sources` into one new partition `merged` and swaps it in for them (see `mergePast`);
+ * made under a name of its own and renamed once they are dropped, so it may take a source's name.
+ */
+async function mergeInto(db: Db, merged: RangePartition, sources: Bounded[], lock: number): Promise<boolean> {
   return transact(db, async (trx) => {
     const { rows } = await sql<{ free: boolean }>`select pg_try_advisory_xact_lock(${lock}, 1) as free`.execute(trx);
     if (!rows[0]?.free) return false;
-    const now = new Set((await weekPartitions(trx, merged.parent)).map((w) => w.name));
-    if (!weeks.every((w) => now.has(w.name))) return false;
-    const table = sql.table(merged.name);
+    const now = new Set((await mergeable(trx, merged.parent)).map((p) => p.name));
+    if (!sources.every((p) => now.has(p.name))) return false;
+    const building = `${merged.name}_merging`;
+    const table = sql.table(building);
     const column = sql.ref(merged.column);
     const range = sql`${column} >= ${sql.lit(merged.from)} and ${column} < ${sql.lit(merged.to)}`;
-    const sources = [...weeks.map((w) => w.name), `${merged.parent}_default`].map((n) => sql.table(n));
-    await sql`lock table ${sql.join(sources)} in share mode`.execute(trx);
+    const locked = [...sources.map((p) => p.name), `${merged.parent}_default`].map((n) => sql.table(n));
+    await sql`lock table ${sql.join(locked)} in share mode`.execute(trx);
     await sql`create table ${table} (like ${sql.table(merged.parent)} including defaults including constraints including indexes)`.execute(trx);
     const key = await primaryKeyColumns(trx, merged.parent);
     await sql`insert into ${table} select * from ${sql.table(merged.parent)} where ${range} order by ${sql.join(key.map((c) => sql.ref(c)))}`.execute(trx);
     await sql`alter table ${table} add check (${range})`.execute(trx);
     await sql`set local lock_timeout = '5s'`.execute(trx);
-    for (const week of weeks) await sql`alter table ${sql.table(merged.parent)} detach partition ${sql.table(week.name)}`.execute(trx);
-    for (const week of weeks) await sql`drop table ${sql.table(week.name)}`.execute(trx);
+    for (const p of sources) await sql`alter table ${sql.table(merged.parent)} detach partition ${sql.table(p.name)}`.execute(trx);
+    for (const p of sources) await sql`drop table ${sql.table(p.name)}`.execute(trx);
     await sql`delete from ${sql.table(`${merged.parent}_default`)} where ${range}`.execute(trx);
-    await sql`alter table ${sql.table(merged.parent)} attach partition ${table}
+    await sql`alter table ${table} rename to ${sql.table(merged.name)}`.execute(trx);
+    await sql`alter table ${sql.table(merged.parent)} attach partition ${sql.table(merged.name)}
       for values from (${sql.lit(merged.from)}) to (${sql.lit(merged.to)})`.execute(trx);
     return true;
   });

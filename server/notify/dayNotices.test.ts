@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
-import { ensureIncomeWeek } from '../income/weeks.ts';
+import { ensureIncomeDay } from '../income/days.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { dayNotices, decimalText, unreadDayNotices } from './dayNotices.ts';
@@ -92,7 +92,7 @@ describe.each(DATABASES)("a settled day's income notices read from its lines, on
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false });
-    for (let day = 0; day < DAYS; day += 7) await ensureIncomeWeek(t.ctx.db, dayOf(day));
+    for (let day = 0; day < DAYS; day++) await ensureIncomeDay(t.ctx.db, dayOf(day));
   });
   afterAll(async () => {
     await t.close();

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gauge, Histogram } from 'prom-client';
 import type { AppContext } from '../context.ts';
-import { mergeIncomeQuarters } from '../income/weeks.ts';
+import { mergePastIncome } from '../income/days.ts';
 import { checkLedger } from '../ledger/ledger.ts';
-import { mergePostingsQuarters } from '../ledger/weeks.ts';
+import { mergePastPostings } from '../ledger/days.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
 import { repeat } from '../platform/repeat.ts';
@@ -18,7 +18,7 @@ type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge 
 
 /**
  * Looks for settlement work every interval: finished current cycles and finished days (and,
- * once a day, removes expired records and merges past quarters' week partitions). Any
+ * once a day, removes expired records and merges past days' partitions into weeks and quarters). Any
  * number of server processes may run it; the per-day lock and the keyed income rows make sure
  * each effect happens once.
  */
@@ -45,11 +45,12 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     if (purgedOn !== today) {
       log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
       purgedOn = today;
-      // Minutes once a quarter at a million holders: beside the loop, so settlement does not wait.
+      // A minute or so once a week, minutes once a quarter at a million holders: beside the loop,
+      // so settlement does not wait.
       if (!merging) {
-        merging = mergeQuarters(ctx, today)
-          .then((merged) => merged.length > 0 && log.info({ merged }, 'past weeks merged into quarters'))
-          .catch((error: unknown) => log.error({ err: error }, 'merging past weeks failed; will retry tomorrow'))
+        merging = mergePastDays(ctx, today)
+          .then((merged) => merged.length > 0 && log.info({ merged }, 'past days merged into weeks and quarters'))
+          .catch((error: unknown) => log.error({ err: error }, 'merging past days failed; will retry tomorrow'))
           .finally(() => {
             merging = undefined;
           });
@@ -58,7 +59,7 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
   });
 }
 
-/** Past quarters' weeks of `income` and `postings`, each merged into one partition. */
-async function mergeQuarters(ctx: AppContext, today: string): Promise<string[]> {
-  return [...(await mergeIncomeQuarters(ctx.db, today)), ...(await mergePostingsQuarters(ctx.db, today))];
+/** Past days of `income` and `postings` merged into a partition per week, past quarters' into one per quarter. */
+async function mergePastDays(ctx: AppContext, today: string): Promise<string[]> {
+  return [...(await mergePastIncome(ctx.db, today)), ...(await mergePastPostings(ctx.db, today))];
 }

@@ -5,14 +5,14 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
-import { ensurePostingsWeek } from '../ledger/weeks.ts';
+import { ensurePostingsDay } from '../ledger/days.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { payIncome, Shortfall } from '../income/payIncome.ts';
-import { ensureIncomeWeek, summarizeIncomeDays } from '../income/weeks.ts';
+import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
@@ -312,11 +312,12 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
   }
   const params = await earnParams(ctx.db, ctx.config.earn, day);
-  // The day's lines and postings go into its week's partitions, made before the steps write them.
-  await ensureIncomeWeek(ctx.db, day);
-  await ensurePostingsWeek(ctx.db, day);
+  // The day's lines and postings go into the day's own partitions, made before the steps write them.
+  await ensureIncomeDay(ctx.db, day);
+  await ensurePostingsDay(ctx.db, day);
   // The income lines written since the last summary (about one day's) get their day ranges, so
-  // the day's steps that select its lines skip the week's earlier days' blocks (migration 0018).
+  // a day's steps that select its lines in a partition of several days (a week's made before the
+  // days, or a late day's in a merged one) skip the other days' blocks (migration 0018).
   await summarizeIncomeDays(ctx.db);
   const shortfalls: { step: StepName; account: string }[] = [];
   const steps: Record<string, number> = {};
@@ -479,7 +480,7 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
 async function payCycles(ctx: AppContext, day: string, asOf: Date): Promise<number | null> {
   const params = await earnParams(ctx.db, ctx.config.earn, day);
   const rates = productRates(params, 'flexible');
-  await ensureIncomeWeek(ctx.db, day);
+  await ensureIncomeDay(ctx.db, day);
   try {
     const result = await inStep(ctx, day, 'current', (trx) =>
       payIncome(trx, {

@@ -4,7 +4,7 @@ import type { TeamConfig } from '../config.ts';
 import type { Database } from '../db/schema.ts';
 import { payIncome } from '../income/payIncome.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
-import { analyzeIncomeWeek } from '../income/weeks.ts';
+import { analyzeIncomeDay } from '../income/days.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
@@ -71,8 +71,8 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   // young database the planner would take them for a handful of rows, here and in the rebates,
   // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
   // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
-  // table's size; the day's week partition is the one those statements read.
-  await analyzeIncomeWeek(trx, day);
+  // table's size; the day's partition is the one those statements read.
+  await analyzeIncomeDay(trx, day);
   // Members, their orders and the earners joined in id order (users' and orders' keys both start
   // with it), not hashed: at a million members 1.9 s against 3.4 and 3.8 s with the planner's
   // hashes of a million orders' sums and of the members.

@@ -6,8 +6,8 @@ import * as migration0025 from '../db/migrations/0025_postings_by_week.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { checkLedger, postEntry, SYSTEM } from './ledger.ts';
-import { QUARTER_WEEKS, quarterOf } from '../db/partitions.ts';
-import { ensurePostingsWeek, mergePostingsQuarters, postingsPartition, WEEK_IDS, weekNumber } from './weeks.ts';
+import { ensurePartition, QUARTER_WEEKS, quarterOf, quarterPartition, weekIndex, weekPartition } from '../db/partitions.ts';
+import { DAY_IDS, dayNumber, ensurePostingsDay, mergePastPostings, postingsPartition } from './days.ts';
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0025;
@@ -26,23 +26,24 @@ const postFunding = (t: TestApp, amount: bigint) =>
     return rows[0]?.id as bigint;
   });
 
-describe('weekNumber', () => {
-  it('counts weeks from Monday 1970-01-05, the same for every day of a week', () => {
-    expect(weekNumber('1970-01-05')).toBe(1n);
-    expect(weekNumber('1970-01-11')).toBe(1n);
-    expect(weekNumber('1970-01-12')).toBe(2n);
+describe('dayNumber', () => {
+  it('counts days from 1970-01-01, its ranges above the weeks’ ranges of the same days', () => {
+    expect(dayNumber('1970-01-01')).toBe(0n);
+    expect(dayNumber('1970-01-02')).toBe(1n);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: 0, max: 6 }), (n, d) => {
-        const monday = addDays('1970-01-05', 7 * n);
-        expect(weekNumber(addDays(monday, d))).toBe(BigInt(n + 1));
+      fc.property(fc.integer({ min: 7, max: 800_000 }), (n) => {
+        const day = addDays('1970-01-01', n);
+        expect(dayNumber(day)).toBe(BigInt(n));
+        // The weeks' ranges (migration 0025) started at (weeks from 1970-01-05 + 1) × DAY_IDS.
+        expect(dayNumber(day) > BigInt(weekIndex(day) + 2)).toBe(true);
       }),
     );
-    // A week's first id stays a safe JavaScript integer for thousands of years.
-    expect(weekNumber('4000-01-01') * WEEK_IDS < BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
+    // A day's first id stays a safe JavaScript integer for thousands of years.
+    expect(dayNumber('4000-01-01') * DAY_IDS < BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 });
 
-describe.each(DATABASES)('postings by week on %s', (kind) => {
+describe.each(DATABASES)('postings by day on %s', (kind) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -60,40 +61,40 @@ describe.each(DATABASES)('postings by week on %s', (kind) => {
     return rows.map((r) => r.partition.replace(/^.*\./, ''));
   };
 
-  it('posts each week’s entries into the week’s partition, from the week’s first id', async () => {
+  it('posts each day’s entries into the day’s partition, from the day’s first id', async () => {
     const early = await post(100n);
     expect(await partitionsOf(early)).toEqual(['postings_default']);
 
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-04-03')).toBe(true);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-04-03')).toBe(true);
     const first = await post(200n);
-    expect(first).toBe(weekNumber('2030-04-03') * WEEK_IDS);
-    expect(await partitionsOf(first)).toEqual(['postings_w20300401']);
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-04-07')).toBe(false);
+    expect(first).toBe(dayNumber('2030-04-03') * DAY_IDS);
+    expect(await partitionsOf(first)).toEqual(['postings_d20300403']);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-04-03')).toBe(false);
     expect(await post(300n)).toBe(first + 1n);
 
-    // A day of an earlier week settled late: its range is behind the ids, nothing is made.
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-03-20')).toBe(false);
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-04-08')).toBe(true);
+    // A day settled late: its range is behind the ids, nothing is made.
+    expect(await ensurePostingsDay(t.ctx.db, '2030-03-20')).toBe(false);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-04-04')).toBe(true);
     const next = await post(400n);
-    expect(next).toBe(weekNumber('2030-04-08') * WEEK_IDS);
-    expect(await partitionsOf(next)).toEqual(['postings_w20300408']);
+    expect(next).toBe(dayNumber('2030-04-04') * DAY_IDS);
+    expect(await partitionsOf(next)).toEqual(['postings_d20300404']);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
 
-  it('opens each week once when two settlements ask at the same moment', async () => {
-    const opened = await Promise.all([ensurePostingsWeek(t.ctx.db, '2030-05-08'), ensurePostingsWeek(t.ctx.db, '2030-05-09')]);
+  it('opens each day once when two settlements ask at the same moment', async () => {
+    const opened = await Promise.all([ensurePostingsDay(t.ctx.db, '2030-05-08'), ensurePostingsDay(t.ctx.db, '2030-05-08')]);
     expect(opened.filter(Boolean)).toHaveLength(1);
-    expect(await post(500n)).toBe(weekNumber('2030-05-08') * WEEK_IDS);
+    expect(await post(500n)).toBe(dayNumber('2030-05-08') * DAY_IDS);
   });
 
-  it('moves a week’s first postings in when its sequence moved but its partition was not made', async () => {
+  it('moves a day’s first postings in when its sequence moved but its partition was not made', async () => {
     // A sequence moves whether or not its transaction commits: as after a failure at commit.
-    const from = weekNumber('2030-05-20') * WEEK_IDS;
+    const from = dayNumber('2030-05-20') * DAY_IDS;
     await sql`select setval('journal_entries_id_seq', ${from.toString()}::bigint, false)`.execute(t.ctx.db);
     const stray = await post(550n);
     expect(await partitionsOf(stray)).toEqual(['postings_default']);
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-05-21')).toBe(true);
-    expect(await partitionsOf(stray)).toEqual(['postings_w20300520']);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-05-20')).toBe(true);
+    expect(await partitionsOf(stray)).toEqual(['postings_d20300520']);
     expect(await post(560n)).toBe(stray + 1n);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
@@ -108,13 +109,13 @@ describe.each(DATABASES)('postings by week on %s', (kind) => {
     expect(await partitionsOf(after)).toEqual(['postings_default']);
     const { rows } = await sql<{ n: bigint }>`select count(*) as n from postings`.execute(t.ctx.db);
     expect(rows[0]?.n).toBe((before[0]?.n ?? 0n) + 4n);
-    expect(await ensurePostingsWeek(t.ctx.db, '2030-06-05')).toBe(true);
-    expect(await partitionsOf(await post(800n))).toEqual(['postings_w20300603']);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-06-05')).toBe(true);
+    expect(await partitionsOf(await post(800n))).toEqual(['postings_d20300605']);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
 });
 
-describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
+describe.each(DATABASES)('postings days merged by week and by quarter on %s', (kind) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -130,28 +131,39 @@ describe.each(DATABASES)('postings weeks merged by quarter on %s', (kind) => {
       from postings order by entry_id, user_id`.execute(t.ctx.db);
     return rows.map((r) => r.line);
   };
+  const stored = async () => [...new Set((await postings()).map((l) => l.split(' ')[3]))];
 
-  it('merges a past quarter’s weeks into one partition, every posting kept, the ledger checked', async () => {
+  it('merges past weeks’ days (a week opened before the days with them) into weeks, then a past quarter’s into one partition', async () => {
     const q = quarterOf('2031-03-05');
-    const name = `postings_q${q.replaceAll('-', '')}`;
-    for (const week of [0, 2, 5]) {
-      await ensurePostingsWeek(t.ctx.db, addDays(q, 7 * week));
-      await postFunding(t, BigInt(100 + week));
+    // The week of the quarter's first Monday opened as before the days (migration 0025's ranges).
+    const weekFrom = BigInt(weekIndex(q) + 1) * DAY_IDS;
+    const week = { parent: 'postings', name: weekPartition('postings', q), column: 'entry_id', from: weekFrom.toString(), to: (weekFrom + DAY_IDS).toString() };
+    expect(await ensurePartition(t.ctx.db, week, 7201025)).toBe(true);
+    await sql`select setval('journal_entries_id_seq', ${week.from}::bigint, false)`.execute(t.ctx.db);
+    await postFunding(t, 100n);
+    for (const day of [2, 3, 14, 15]) {
+      expect(await ensurePostingsDay(t.ctx.db, addDays(q, day))).toBe(true);
+      await postFunding(t, BigInt(100 + day));
     }
     const next = addDays(q, 7 * QUARTER_WEEKS);
-    await ensurePostingsWeek(t.ctx.db, next);
+    await ensurePostingsDay(t.ctx.db, next);
     await postFunding(t, 200n);
     const before = await postings();
+    const [week0, week2, quarter] = [week.name, weekPartition('postings', addDays(q, 14)), quarterPartition('postings', q)];
+
+    expect(await mergePastPostings(t.ctx.db, addDays(q, 28))).toEqual([week0, week2]);
+    expect(await stored()).toEqual([week0, week2, postingsPartition(next)]);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
 
     // Two processes' housekeeping at once: one merges, the other finds it done.
-    const merged = await Promise.all([mergePostingsQuarters(t.ctx.db, addDays(next, 7)), mergePostingsQuarters(t.ctx.db, addDays(next, 8))]);
-    expect(merged.flat()).toEqual([name]);
+    const merged = await Promise.all([mergePastPostings(t.ctx.db, addDays(next, 7)), mergePastPostings(t.ctx.db, addDays(next, 8))]);
+    expect(merged.flat()).toEqual([quarter]);
     const after = await postings();
     const strip = (lines: string[]) => lines.map((l) => l.split(' ').slice(0, 3).join(' '));
     expect(strip(after)).toEqual(strip(before));
-    expect(after.map((l) => l.split(' ')[3])).toEqual([name, name, name, name, name, name, postingsPartition(next), postingsPartition(next)]);
+    expect(await stored()).toEqual([quarter, postingsPartition(next)]);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
-    // New entries still go into the open week.
+    // New entries still go into the open day.
     await postFunding(t, 300n);
     expect((await postings()).at(-1)?.split(' ')[3]).toBe(postingsPartition(next));
   });

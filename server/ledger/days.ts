@@ -1,0 +1,59 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { dayPartition, ensurePartition, mergePast } from '../db/partitions.ts';
+
+/**
+ * `postings` is partitioned by ranges of entry ids, a range per day (migration 0025 made them a
+ * range per week; days since 2026-11-27): a settled day posts to about 1.2 million accounts at a
+ * million holders, and keyed by account those postings went next to each account's older ones,
+ * into an index holding the whole history (`income` has the same shape: server/income/days.ts).
+ * Entry ids only grow, so a range of them is a stretch of time: day k's entries (k days from
+ * 1970-01-01) are numbered from k × DAY_IDS, and its partition starts empty. Every day number is
+ * above every week number the weeks' ranges used (weeks from 1970-01-05, seven times fewer), so
+ * the days' ranges lie above theirs. Past days are merged into weeks and quarters, as income's
+ * are. The key stays (user_id, asset, kind, entry_id); reads are unchanged.
+ */
+export const DAY_IDS = 10_000_000_000n;
+
+/** The days from 1970-01-01 to `day`. */
+export const dayNumber = (day: string) => BigInt(Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000));
+
+/** The name of the partition of `day`'s postings: postings_d and the day. */
+export const postingsPartition = (day: string) => dayPartition('postings', day);
+
+/**
+ * Opens `day` for postings, before a settled day writes them: its partition (ids from
+ * day × DAY_IDS, ten billion entries wide) is made, and the entries' sequence moves up to its
+ * first id, so every entry from then on (the day's settlement, and the next day's requests until
+ * that day is opened) is posted into it. A day whose range the ids have already passed (a day
+ * settled late) is left alone: its postings go where the ids are. Once per day it does anything;
+ * otherwise one catalog lookup. Its own short transaction, before the day's steps. Returns
+ * whether it opened the day.
+ */
+export function ensurePostingsDay(db: Db, day: string): Promise<boolean> {
+  const from = dayNumber(day) * DAY_IDS;
+  const to = from + DAY_IDS;
+  const range = { parent: 'postings', name: postingsPartition(day), column: 'entry_id', from: from.toString(), to: to.toString() };
+  return ensurePartition(db, range, 7201025, {
+    wanted: async (trx) => {
+      const { rows } = await sql<{ last: bigint }>`select last_value as last from journal_entries_id_seq`.execute(trx);
+      return (rows[0]?.last ?? 0n) < to;
+    },
+    // Only forward: ids handed out meanwhile are below `from`, so setting it loses none. A sequence
+    // moves whether or not its transaction commits: should this one fail after it, the day's
+    // first entries wait in the default partition, and the next run moves them in.
+    opened: async (trx) => {
+      await sql`select setval('journal_entries_id_seq', ${range.from}::bigint, false)
+        where (select last_value from journal_entries_id_seq) < ${range.from}::bigint`.execute(trx);
+    },
+  });
+}
+
+/**
+ * Merges past weeks' days into a partition per week and past quarters' into one per quarter
+ * (`postings_wYYYYMMDD`, `postings_qYYYYMMDD`), as income's are (server/income/days.ts): a
+ * holder's statement probes every partition. Returns the partitions made.
+ */
+export function mergePastPostings(db: Db, today: string): Promise<string[]> {
+  return mergePast(db, 'postings', 'entry_id', today, 7201025);
+}
