@@ -1,12 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * `income` partitioned by week of `day` (server/income/weeks.ts says why and creates each week's
- * partition before settlement writes into it). The lines already there stay where they are: the
- * table becomes the partition of every day up to the end of its last line's week, checked once
- * here, and the weeks after it get partitions of their own. A default partition takes lines of a
- * week with no partition yet (settlement never writes one: tests and tools inserting lines by
- * hand); creating that week's partition moves them into it.
+ * `income` partitioned by week of `day` (server/income/days.ts says why, and creates a partition
+ * per day since 2026-11-27 before settlement writes into it). The lines already there stay where
+ * they are: the table becomes the partition of every day up to the end of its last line's week,
+ * checked once here, and the weeks after it get partitions of their own. A default partition
+ * takes lines of a week with no partition yet (settlement never writes one: tests and tools
+ * inserting lines by hand); creating that week's partition moves them into it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table income rename to income_before_weeks`.execute(db);

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * `postings` partitioned by ranges of entry ids, a range per week (server/ledger/weeks.ts says
- * why, and opens each week's range before a settled day posts into it). The postings already
+ * `postings` partitioned by ranges of entry ids, a range per week (server/ledger/days.ts says
+ * why, and opens a range per day since 2026-11-27 before a settled day posts into it). The postings already
  * there stay where they are, as the partition of every id up to the last one handed out; ids
  * after it and before the first week's range (entries made before the first settlement) go into
  * a default partition.
