@@ -29,7 +29,8 @@ async function readPages(db: Parameters<typeof rewardLog>[0]): Promise<number> {
 await onScratchSchema(url, 'quarters', async (db) => {
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   // Each week's days in partitions of their own, merged into the week's two weeks later, as the
-  // scheduler's housekeeping does (timed apart).
+  // scheduler's housekeeping does (timed apart); the quarter's last week is past only when the
+  // quarter is, so its days go straight into the quarter.
   let weeksMs = 0;
   for (let week = 0; week < QUARTER_WEEKS; week++) {
     const monday = addDays(quarter, 7 * week);
@@ -39,6 +40,7 @@ await onScratchSchema(url, 'quarters', async (db) => {
       select u, u * 10, ${monday}::date + d, k, 100000000, '{"rate": "0.01"}'
       from generate_series(1, ${holders}) u, generate_series(0, 6) d, unnest(array['static', 'rebate']) k
       order by 1, 2, 3, 4`.execute(db);
+    if (week === QUARTER_WEEKS - 1) continue;
     const begun = performance.now();
     await mergePastIncome(db, addDays(monday, 14));
     weeksMs += performance.now() - begun;
@@ -65,8 +67,8 @@ await onScratchSchema(url, 'quarters', async (db) => {
     { benchmark: 'quarters', figure: `${of}: yardstick, the same rows copied by hand s`, value: seconds(yardstickMs) },
     { benchmark: 'quarters', figure: `${of}: merge / yardstick`, value: `${(mergeMs / yardstickMs).toFixed(2)}x`, goal: '<= 1.5x', met: mergeMs <= 1.5 * yardstickMs },
     { benchmark: 'quarters', figure: `${of}: merge µs per line`, value: ((mergeMs * 1000) / rows).toFixed(2) },
-    { benchmark: 'quarters', figure: `${of}: a week's days merged into the week, mean s`, value: seconds(weeksMs / QUARTER_WEEKS) },
-    { benchmark: 'quarters', figure: `${of}: a reward log's first page, weeks then the quarter, ms`, value: `${before.toFixed(2)} then ${after.toFixed(2)}` },
+    { benchmark: 'quarters', figure: `${of}: a week's days merged into the week, mean s`, value: seconds(weeksMs / (QUARTER_WEEKS - 1)) },
+    { benchmark: 'quarters', figure: `${of}: a reward log's first page, 12 weeks and 7 days then the quarter, ms`, value: `${before.toFixed(2)} then ${after.toFixed(2)}` },
     { benchmark: 'quarters', figure: 'load average at start', value: load },
   ];
   report('Merging a quarter of weeks (PostgreSQL)', figures);
