@@ -18,9 +18,9 @@ type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge 
 
 /**
  * Looks for settlement work every interval: finished current cycles and finished days (and,
- * once a day, removes expired records and merges past days' partitions into weeks and quarters). Any
- * number of server processes may run it; the per-day lock and the keyed income rows make sure
- * each effect happens once.
+ * once a day, removes expired records and merges past days' partitions into weeks and
+ * quarters). Any number of server processes may run it; the per-day lock and the keyed income
+ * rows make sure each effect happens once.
  */
 export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics: SchedulerMetrics): () => void {
   if (ctx.config.settlementIntervalMs <= 0) return () => {};
