@@ -125,7 +125,11 @@ async function mergeable(db: Db | Trx, parent: string): Promise<Bounded[]> {
 /** `partitions` grouped by `key` of their first day, in order. */
 function groupBy(partitions: Bounded[], key: (day: string) => string): Map<string, Bounded[]> {
   const groups = new Map<string, Bounded[]>();
-  for (const p of partitions) groups.set(key(p.first), [...(groups.get(key(p.first)) ?? []), p]);
+  for (const p of partitions) {
+    const group = groups.get(key(p.first));
+    if (group) group.push(p);
+    else groups.set(key(p.first), [p]);
+  }
   return groups;
 }
 
@@ -159,11 +163,12 @@ export async function mergePast(db: Db, parent: string, column: string, today: s
   for (const [quarter, sources] of quarters) {
     if (addWeeks(quarter, QUARTER_WEEKS) <= before) await merge(quarterPartition(parent, quarter), sources);
   }
-  const days = (await mergeable(db, parent)).filter((p) => p.name === dayPartition(parent, p.first));
+  const left = await mergeable(db, parent);
+  const days = left.filter((p) => p.name === dayPartition(parent, p.first));
   for (const [week, sources] of groupBy(days, weekOf)) {
     if (addWeeks(week, 1) > before) continue;
     // A week's partition from before the days (its later days, ranges of entry ids above it) joins them.
-    const older = (await mergeable(db, parent)).filter((p) => p.name === weekPartition(parent, week));
+    const older = left.filter((p) => p.name === weekPartition(parent, week));
     await merge(weekPartition(parent, week), [...older, ...sources]);
   }
   return made;
