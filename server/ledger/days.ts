@@ -15,7 +15,10 @@ import { dayPartition, ensurePartition, mergePast } from '../db/partitions.ts';
  */
 export const DAY_IDS = 10_000_000_000n;
 
-/** The days from 1970-01-01 to `day`. */
+/**
+ * The days from 1970-01-01 to `day`, as platform/clock.ts's `dayNumber` counts them: computed here,
+ * since platform imports the ledger (its seed) and folders may not import each other both ways.
+ */
 export const dayNumber = (day: string) => BigInt(Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000));
 
 /** The name of the partition of `day`'s postings: postings_d and the day. */

@@ -36,5 +36,8 @@ export const DAY_MS = 86_400_000;
 /** The UTC day of a moment, as YYYY-MM-DD. */
 export const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
 
+/** The days from 1970-01-01 to `day` (YYYY-MM-DD): a day's number, e.g. in an advisory lock's key. */
+export const dayNumber = (day: string): number => Math.round(Date.parse(`${day}T00:00:00Z`) / DAY_MS);
+
 export const addDays = (day: string, days: number): string =>
   utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));

@@ -17,7 +17,7 @@ import { ASSETS } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
-import { addDays } from '../platform/clock.ts';
+import { addDays, dayNumber } from '../platform/clock.ts';
 import { transact } from '../db/transact.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
 
@@ -49,8 +49,6 @@ type LeafKind = (typeof LEAF_ACCOUNTS)[BalanceKind];
 const KEEP_DAYS = 30;
 /** The root of an asset nobody holds: 32 zero bytes, total 0 (no proof can lead to it). */
 const EMPTY_ROOT = new Uint8Array(32);
-
-const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 /** A holder's leaf from a proof_leaves row joined with the holder's nonce. */
 export type LeafRow = {

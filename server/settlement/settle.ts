@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { ensurePostingsDay } from '../ledger/days.ts';
-import { addDays, utcDay } from '../platform/clock.ts';
+import { addDays, dayNumber, utcDay } from '../platform/clock.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
@@ -18,8 +18,6 @@ import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
 
 type Trx = Transaction<Database>;
-
-const dayNumber = (day: string) => Math.floor(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 /**
  * The steps of a day, each with its own lock: one process at a time runs a given step of a
