@@ -154,6 +154,8 @@ interface OrdersTable {
   auto_renew: ColumnType<boolean, boolean | undefined, boolean>;
   renewed_from: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   renewed_to: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  /** What the latest settlement step added, for that step's own statement (migration 0031). */
+  last_income: ColumnType<bigint | null, never, bigint | null>;
 }
 
 interface IncomeTable {

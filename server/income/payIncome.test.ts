@@ -61,7 +61,7 @@ describe.each(DATABASES)('payIncome on %s', (kind) => {
         const before = await rewards();
         const pay = (chosen: Line[]) =>
           t.ctx.db.transaction().execute((trx) =>
-            payIncome(trx, { day, kind: 'fixed', from: 'treasury', addsToOrders: false, candidates: candidates(chosen) }),
+            payIncome(trx, { day, kind: 'fixed', from: 'treasury', candidates: candidates(chosen) }),
           );
         const sum = (chosen: Line[]) => chosen.reduce((total, l) => total + BigInt(l.amount), 0n);
         if (first.length > 0) expect(await pay(first)).toEqual({ rows: first.length, total: sum(first) });
@@ -89,7 +89,7 @@ describe.each(DATABASES)('payIncome on %s', (kind) => {
     ];
     await expect(
       t.ctx.db.transaction().execute((trx) =>
-        payIncome(trx, { day, kind: 'fixed', from: 'treasury', addsToOrders: false, candidates: candidates(twice) }),
+        payIncome(trx, { day, kind: 'fixed', from: 'treasury', candidates: candidates(twice) }),
       ),
     ).rejects.toThrow(/duplicate key/);
     expect(await rewards()).toEqual(before);

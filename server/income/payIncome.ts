@@ -4,24 +4,14 @@ import type { Database } from '../db/schema.ts';
 import { postBatch } from '../ledger/batch.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
 import { LINE_COLUMNS } from './inputs.ts';
+import { type OrderPayment, paidInPlace } from './orderPayment.ts';
 import { inPart, type Part, WHOLE } from './parts.ts';
 
-export type IncomeStep = {
+type StepBase = {
   day: string;
   kind: IncomeKind;
   /** The system account that pays: it must hold the money, or the step waits. */
   from: 'treasury' | 'supercomputing_pool';
-  /**
-   * Rows to pay: user_id, order_id, amount, dest ('earning' | 'rewards'), principal_add,
-   * power_add, cycle_add, and what the amount was computed from in the kind's line columns
-   * (LINE_COLUMNS: a jsonb `inputs`, or plain columns).
-   */
-  candidates: RawBuilder<unknown>;
-  /**
-   * Whether each amount adds to its order's totals (income, principal, power, cycles). Rebates
-   * do not: they are paid to an ancestor on someone else's order.
-   */
-  addsToOrders?: boolean;
   /** When the entry is dated (the app's clock); the database's time without it. */
   at?: Date | undefined;
   /** The caller's own writes from what was paid (CTEs reading `paid`), in the same statement. */
@@ -39,6 +29,25 @@ export type IncomeStep = {
   part?: Part;
 };
 
+/**
+ * A step of a settled day: either one that pays orders and adds to their totals (`orders`, paid
+ * in place: orderPayment.ts), or one that pays `candidates`, rows computed apart, without
+ * touching any order (the rebates: paid to an ancestor on someone else's order).
+ */
+export type IncomeStep = StepBase &
+  (
+    | { orders: OrderPayment; candidates?: never }
+    | {
+        /**
+         * Rows to pay: user_id, order_id, amount, dest ('earning' | 'rewards'), principal_add,
+         * power_add, cycle_add, and what the amount was computed from in the kind's line columns
+         * (LINE_COLUMNS).
+         */
+        candidates: RawBuilder<unknown>;
+        orders?: never;
+      }
+  );
+
 export class Shortfall extends Error {
   constructor(
     readonly account: string,
@@ -47,18 +56,6 @@ export class Shortfall extends Error {
     super(`${account} cannot cover ${needed}`);
   }
 }
-
-/** The paid orders' totals, for steps whose amounts add to them. */
-const orderUpdates = sql`,
-  order_updates as (
-    update orders o set
-      income = o.income + p.amount,
-      principal = o.principal + p.principal_add,
-      power = o.power + p.power_add,
-      cycles_paid = o.cycles_paid + p.cycle_add
-    from paid p where o.user_id = p.user_id and o.id = p.order_id
-    returning 1
-  )`;
 
 /**
  * Pays one settlement step in a single statement: income rows keyed by (order, day, kind)
@@ -75,11 +72,9 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
       kind: 'settlement',
       ref: `settlement:${step.day}:${step.kind}`,
       at: step.at,
-      with: sql`
-        candidates as (${step.candidates}),
-        ${fresh ? firstRun(step) : laterRun(step)}${step.addsToOrders === false ? sql`` : orderUpdates}${
-          step.also ? sql`, ${step.also}` : sql``
-        }`,
+      with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)}${
+        step.also ? sql`, ${step.also}` : sql``
+      }`,
       lines: sql`
         select user_id, dest as kind, amount from paid where amount > 0
         union all
@@ -97,7 +92,7 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
 }
 
 /** The statement's data-modifying CTEs besides the ledger's, each with a RETURNING clause. */
-const writesOf = (step: IncomeStep) => ['new_income', ...(step.addsToOrders === false ? [] : ['order_updates']), ...(step.alsoWrites ?? [])];
+const writesOf = (step: IncomeStep) => ['new_income', ...(step.orders ? ['order_updates'] : []), ...(step.alsoWrites ?? [])];
 
 /**
  * Whether no line of the step's (day, kind) and part exists yet: the usual case, a step's first
@@ -117,13 +112,27 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
  * lines (a rebate's receivers above all) come in no particular order, and a million keys put
  * into a large index at random places cost twice what sorting them first does.
  */
-const insertLines = (step: IncomeStep) => {
+const insertLines = (step: IncomeStep, from: 'candidates' | 'order_updates') => {
   const columns = sql.join(LINE_COLUMNS[step.kind].map((c) => sql.ref(c)));
   return sql`
     insert into income (user_id, order_id, day, kind, amount, ${columns})
-    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns} from candidates
+    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns} from ${sql.table(from)}
     order by user_id, order_id`;
 };
+
+/**
+ * Orders paid in place (orderPayment.ts): the update is the source of the lines. A later run
+ * pays only the orders without a line of the day and kind yet.
+ */
+const ordersRun = (step: IncomeStep, orders: OrderPayment, fresh: boolean) => sql`
+  order_updates as (${paidInPlace(orders, fresh ? undefined : { day: step.day, kind: step.kind })}),
+  new_income as (${insertLines(step, 'order_updates')} returning 1),
+  paid as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from order_updates)`;
+
+/** Candidates paid as they are on a first run, and only those not paid yet on a later one. */
+const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh: boolean) => sql`
+  candidates as (${candidates}),
+  ${fresh ? firstRun(step) : laterRun(step)}`;
 
 /**
  * A first run: every candidate is new, so it is paid as it is. A plain insert costs a third less
@@ -132,12 +141,12 @@ const insertLines = (step: IncomeStep) => {
  * the candidates where it is used rather than copying them once more.
  */
 const firstRun = (step: IncomeStep) => sql`
-  new_income as (${insertLines(step)} returning 1),
+  new_income as (${insertLines(step, 'candidates')} returning 1),
   paid as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from candidates)`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */
 const laterRun = (step: IncomeStep) => sql`
-  new_income as (${insertLines(step)} on conflict do nothing returning user_id, order_id, amount),
+  new_income as (${insertLines(step, 'candidates')} on conflict do nothing returning user_id, order_id, amount),
   paid as (
     select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
     from new_income n join candidates c on c.user_id = n.user_id and c.order_id = n.order_id

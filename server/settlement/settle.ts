@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type RawBuilder, sql, type Transaction } from 'kysely';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { productOf, productsOfKind } from '../../contract/products.ts';
 import type { AppContext } from '../context.ts';
@@ -11,7 +11,8 @@ import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts'
 import { buildProofs } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
-import { payIncome, Shortfall } from '../income/payIncome.ts';
+import { type IncomeStep, payIncome, Shortfall } from '../income/payIncome.ts';
+import type { OrderColumns } from '../income/orderPayment.ts';
 import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
@@ -73,21 +74,20 @@ async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (tr
 }
 
 /** Fixed-term products: each day of the term accrues principal × the product's daily rate, from the treasury. */
-function fixedAccrual(trx: Trx, day: string, params: EarnParams, now: Date) {
+export function fixedAccrualStep(day: string, params: EarnParams, now: Date): IncomeStep {
   const rates = productRates(params, 'fixed');
-  return payIncome(trx, {
+  return {
     day,
     kind: 'fixed',
     from: 'treasury',
     at: now,
-    candidates: sql`
-      select user_id, id as order_id,
-        ${rates.accrual(sql`principal`)} as amount,
-        'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 0 as cycle_add,
-        principal as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from
-      from orders
-      where ${runningOn('fixed', day)}`,
-  });
+    orders: {
+      where: runningOn('fixed', day),
+      amount: (o) => rates.accrual(o.principal),
+      dest: () => sql`'earning'`,
+      inputs: (o) => sql`${o.principal} as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from`,
+    },
+  };
 }
 
 /** The day's output of the supercomputing pool and the power sharing it, fixed at first sight. */
@@ -132,27 +132,34 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
     outputRateFrom: params.versions.poolDailyOutputRate,
   });
   await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
-  return payIncome(trx, {
+  return payIncome(trx, staticStep(day, { output, totalPower, coefficient: c, multiplier: params.powerMultiplier }, now));
+}
+
+/**
+ * The pool's output shared by power (`figures` of the day); a reinvested share adds to the
+ * order's principal, and to its power times the multiplier and the day's coefficient.
+ */
+export function staticStep(
+  day: string,
+  figures: { output: bigint; totalPower: bigint; coefficient: string; multiplier: bigint },
+  now: Date,
+): IncomeStep {
+  const reinvested = (o: OrderColumns, value: RawBuilder<unknown>) => sql`case when ${o.reinvest} then ${value} else 0 end`;
+  return {
     day,
     kind: 'static',
     from: 'supercomputing_pool',
     at: now,
-    candidates: sql`
-      with shares as (
-        select user_id, id, reinvest, power,
-          div(${output.toString()}::numeric * power, ${totalPower.toString()}::numeric)::bigint as amount
-        from orders
-        where ${runningOn('pool', day)}
-      )
-      select user_id, id as order_id, amount,
-        case when reinvest then 'earning' else 'rewards' end as dest,
-        case when reinvest then amount else 0 end::bigint as principal_add,
-        case when reinvest
-          then div(${params.powerMultiplier.toString()}::numeric * amount * ${c}::numeric, 100000000)
-          else 0 end::bigint as power_add,
-        0 as cycle_add, power, reinvest
-      from shares`,
-  });
+    orders: {
+      where: runningOn('pool', day),
+      amount: (o) => sql`div(${figures.output.toString()}::numeric * ${o.power}, ${figures.totalPower.toString()}::numeric)::bigint`,
+      dest: (o) => sql`case when ${o.reinvest} then 'earning' else 'rewards' end`,
+      principalAdd: (amount, o) => reinvested(o, amount),
+      powerAdd: (amount, o) =>
+        reinvested(o, sql`div(${figures.multiplier.toString()}::numeric * ${amount} * ${figures.coefficient}::numeric, 100000000)::bigint`),
+      inputs: (o) => sql`${o.power} as power, ${o.reinvest} as reinvest`,
+    },
+  };
 }
 
 /** Each fixed-term product's term in days, as SQL on `product` (the registry's constants). */
@@ -358,7 +365,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   rolled.catch(() => undefined);
   const [{ fixed, cycles, matured: maturities }, { statics, rebates }] = await Promise.all([
     (async () => {
-      const paid = await attempt('fixed', (trx) => fixedAccrual(trx, day, params, now), null);
+      const paid = await attempt('fixed', (trx) => payIncome(trx, fixedAccrualStep(day, params, now)), null);
       const cyclesBegun = performance.now();
       const cycles = await settleCurrentCycles(ctx, dayEnd(day, now));
       steps.current = Math.round(performance.now() - cyclesBegun);
@@ -474,31 +481,36 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
   return paid;
 }
 
+/**
+ * The current cycles that end on `day` (by `asOf`): each credits (principal + income) × the rate
+ * in force on `day`. Paid in place: the update waits for a redemption committed meanwhile, then
+ * finds the order no longer in progress and skips it, so no cycle is credited to an order
+ * already paid out (found by the reliability suite, when the candidates were read first).
+ */
+export function currentCyclesStep(day: string, asOf: Date, params: EarnParams): IncomeStep {
+  const rates = productRates(params, 'flexible');
+  return {
+    day,
+    kind: 'current',
+    from: 'treasury',
+    at: asOf,
+    orders: {
+      where: sql`${cycleDue(asOf)} and ${cycleEndDay} = ${day}::date`,
+      amount: (o) => rates.accrual(sql`(${o.principal} + ${o.income})`),
+      dest: () => sql`'earning'`,
+      cycle: true,
+      inputs: (o) => sql`${o.principal} + ${o.income} as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from,
+        ${o.cyclesPaid} + 1 as cycle`,
+    },
+  };
+}
+
 /** The current cycles that end on `day` (by `asOf`), paid; null when the treasury cannot cover them. */
 async function payCycles(ctx: AppContext, day: string, asOf: Date): Promise<number | null> {
   const params = await earnParams(ctx.db, ctx.config.earn, day);
-  const rates = productRates(params, 'flexible');
   await ensureIncomeDay(ctx.db, day);
   try {
-    const result = await inStep(ctx, day, 'current', (trx) =>
-      payIncome(trx, {
-        day,
-        kind: 'current',
-        from: 'treasury',
-        at: asOf,
-        candidates: sql`
-          select user_id, id as order_id,
-            ${rates.accrual(sql`(principal + income)`)} as amount,
-            'earning' as dest, 0::bigint as principal_add, 0::bigint as power_add, 1 as cycle_add,
-            principal + income as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from,
-            cycles_paid + 1 as cycle
-          from orders
-          where ${cycleDue(asOf)} and ${cycleEndDay} = ${day}::date
-          -- Lock what is paid: a redemption committed meanwhile is then seen (and skipped), so
-          -- no cycle is credited to an order already paid out (found by the reliability suite).
-          for update`,
-      }),
-    );
+    const result = await inStep(ctx, day, 'current', (trx) => payIncome(trx, currentCyclesStep(day, asOf, params)));
     return result.rows;
   } catch (error) {
     if (error instanceof Shortfall) return null;

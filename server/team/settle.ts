@@ -250,7 +250,6 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
     kind: 'rebate',
     from: 'treasury',
     at,
-    addsToOrders: false,
     part,
     also: lockupsOf(day, team),
     alsoWrites: ['lockups_written'],
