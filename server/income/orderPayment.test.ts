@@ -7,7 +7,7 @@ import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { addDays } from '../platform/clock.ts';
 import { currentCyclesStep, fixedAccrualStep, staticStep } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import type { OrderColumns, OrderPayment } from './orderPayment.ts';
+import { type OrderPayment, STORED } from './orderPayment.ts';
 import { type IncomeStep, payIncome } from './payIncome.ts';
 
 type Trx = Transaction<Database>;
@@ -45,15 +45,6 @@ async function insertOrders(trx: Trx, orders: Order[]) {
   }
 }
 
-/** The columns as stored: the oracle reads the orders before it pays them. */
-const stored: OrderColumns = {
-  principal: sql`principal`,
-  income: sql`income`,
-  power: sql`power`,
-  cyclesPaid: sql`cycles_paid`,
-  reinvest: sql`reinvest`,
-};
-
 /**
  * The slower way, as settlement paid before: the candidates read from the orders first (into a
  * table, so that they are what the orders held before), paid as candidates, and the orders'
@@ -64,10 +55,10 @@ async function payByCandidates(trx: Trx, step: IncomeStep, payment: OrderPayment
   const principalAdd = payment.principalAdd ?? zero;
   const powerAdd = payment.powerAdd ?? zero;
   await sql`create temp table oracle on commit drop as
-    select user_id, id as order_id, x.amount, ${payment.dest(stored)} as dest,
-      (${principalAdd(sql`x.amount`, stored)})::bigint as principal_add, (${powerAdd(sql`x.amount`, stored)})::bigint as power_add,
-      ${sql.lit(payment.cycle ? 1 : 0)} as cycle_add, ${payment.inputs(stored)}
-    from orders cross join lateral (select ${payment.amount(stored)} as amount) x
+    select user_id, id as order_id, x.amount, ${payment.dest(STORED)} as dest,
+      (${principalAdd(sql`x.amount`, STORED)})::bigint as principal_add, (${powerAdd(sql`x.amount`, STORED)})::bigint as power_add,
+      ${sql.lit(payment.cycle ? 1 : 0)} as cycle_add, ${payment.inputs(STORED)}
+    from orders cross join lateral (select ${payment.amount(STORED)} as amount) x
     where ${payment.where}`.execute(trx);
   const { orders: _orders, ...base } = step;
   const paid = await payIncome(trx, { ...base, candidates: sql`select * from oracle` });

@@ -36,8 +36,8 @@ export type OrderPayment = {
 
 const ZERO = () => sql`0`;
 
-/** The stored columns: before the payment, as the update's SET expressions read them. */
-const stored: OrderColumns = {
+/** The columns as stored: before the payment, as the update's SET expressions read them. */
+export const STORED: OrderColumns = {
   principal: sql`principal`,
   income: sql`income`,
   power: sql`power`,
@@ -64,11 +64,11 @@ export function paidInPlace(payment: OrderPayment, unpaid?: { day: string; kind:
   // After the update: the amount it stored, and the columns before it worked back from it.
   const paid = sql`last_income`;
   const before: OrderColumns = {
-    principal: sql`(principal - ${principalAdd(paid, stored)})`,
+    principal: sql`(principal - ${principalAdd(paid, STORED)})`,
     income: sql`(income - ${paid})`,
-    power: sql`(power - ${powerAdd(paid, stored)})`,
+    power: sql`(power - ${powerAdd(paid, STORED)})`,
     cyclesPaid: sql`(cycles_paid - ${cycles})`,
-    reinvest: stored.reinvest,
+    reinvest: STORED.reinvest,
   };
   const notYet = unpaid
     ? sql`and not exists (select 1 from income i
@@ -76,11 +76,11 @@ export function paidInPlace(payment: OrderPayment, unpaid?: { day: string; kind:
     : sql``;
   return sql`
     update orders set (last_income, income, principal, power, cycles_paid) = (
-      select ${amount}, income + ${amount}, principal + ${principalAdd(amount, stored)},
-        power + ${powerAdd(amount, stored)}, cycles_paid + ${cycles}
-      from (select ${payment.amount(stored)} as amount) x)
+      select ${amount}, income + ${amount}, principal + ${principalAdd(amount, STORED)},
+        power + ${powerAdd(amount, STORED)}, cycles_paid + ${cycles}
+      from (select ${payment.amount(STORED)} as amount) x)
     where ${payment.where} ${notYet}
     returning user_id, id as order_id, ${paid} as amount, ${payment.dest(before)} as dest,
-      (${principalAdd(paid, stored)})::bigint as principal_add, (${powerAdd(paid, stored)})::bigint as power_add,
+      (${principalAdd(paid, STORED)})::bigint as principal_add, (${powerAdd(paid, STORED)})::bigint as power_add,
       ${cycles} as cycle_add, ${payment.inputs(before)}`;
 }

@@ -73,21 +73,35 @@ async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (tr
   });
 }
 
+/**
+ * A step that credits a product kind's daily rate in force on `base` (an order's columns) into
+ * the earning account, from the treasury: the fixed accrual and the current cycles.
+ */
+function accrualStep(
+  step: { day: string; kind: 'fixed' | 'current'; at: Date; rates: ReturnType<typeof productRates> },
+  where: RawBuilder<unknown>,
+  base: (o: OrderColumns) => RawBuilder<unknown>,
+  cycle = false,
+): IncomeStep {
+  const { rates, ...rest } = step;
+  return {
+    ...rest,
+    from: 'treasury',
+    orders: {
+      where,
+      amount: (o) => rates.accrual(base(o)),
+      dest: () => sql`'earning'`,
+      cycle,
+      inputs: (o) => sql`${base(o)} as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from
+        ${cycle ? sql`, ${o.cyclesPaid} + 1 as cycle` : sql``}`,
+    },
+  };
+}
+
 /** Fixed-term products: each day of the term accrues principal × the product's daily rate, from the treasury. */
 export function fixedAccrualStep(day: string, params: EarnParams, now: Date): IncomeStep {
   const rates = productRates(params, 'fixed');
-  return {
-    day,
-    kind: 'fixed',
-    from: 'treasury',
-    at: now,
-    orders: {
-      where: runningOn('fixed', day),
-      amount: (o) => rates.accrual(o.principal),
-      dest: () => sql`'earning'`,
-      inputs: (o) => sql`${o.principal} as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from`,
-    },
-  };
+  return accrualStep({ day, kind: 'fixed', at: now, rates }, runningOn('fixed', day), (o) => o.principal);
 }
 
 /** The day's output of the supercomputing pool and the power sharing it, fixed at first sight. */
@@ -489,20 +503,8 @@ export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<
  */
 export function currentCyclesStep(day: string, asOf: Date, params: EarnParams): IncomeStep {
   const rates = productRates(params, 'flexible');
-  return {
-    day,
-    kind: 'current',
-    from: 'treasury',
-    at: asOf,
-    orders: {
-      where: sql`${cycleDue(asOf)} and ${cycleEndDay} = ${day}::date`,
-      amount: (o) => rates.accrual(sql`(${o.principal} + ${o.income})`),
-      dest: () => sql`'earning'`,
-      cycle: true,
-      inputs: (o) => sql`${o.principal} + ${o.income} as source, ${rates.rate} as rate, ${rates.rateFrom} as rate_from,
-        ${o.cyclesPaid} + 1 as cycle`,
-    },
-  };
+  const where = sql`${cycleDue(asOf)} and ${cycleEndDay} = ${day}::date`;
+  return accrualStep({ day, kind: 'current', at: asOf, rates }, where, (o) => sql`(${o.principal} + ${o.income})`, true);
 }
 
 /** The current cycles that end on `day` (by `asOf`), paid; null when the treasury cannot cover them. */
