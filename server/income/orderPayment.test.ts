@@ -3,10 +3,10 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/schema.ts';
 import { earnParams } from '../earn/params.ts';
-import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { addDays } from '../platform/clock.ts';
 import { currentCyclesStep, fixedAccrualStep, staticStep } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { fundSystem } from '../test/population.ts';
 import { type OrderPayment, STORED } from './orderPayment.ts';
 import { type IncomeStep, payIncome } from './payIncome.ts';
 
@@ -95,16 +95,7 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false });
-    await t.ctx.db.transaction().execute((trx) =>
-      postEntry(trx, {
-        kind: 'test_funding',
-        postings: [
-          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -(2n * 10n ** 16n) },
-          { userId: SYSTEM, asset: 'AIC', kind: 'treasury', amount: 10n ** 16n },
-          { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool', amount: 10n ** 16n },
-        ],
-      }),
-    );
+    await fundSystem(t.ctx.db, { treasury: 10n ** 16n, supercomputing_pool: 10n ** 16n });
   });
   afterAll(async () => {
     await t.close();

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { checkLedger } from '../ledger/ledger.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { fundSystem } from '../test/population.ts';
 import { payIncome } from './payIncome.ts';
 
 type Line = { userId: number; orderId: number; amount: number };
@@ -32,15 +33,7 @@ describe.each(DATABASES)('payIncome on %s', (kind) => {
 
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false });
-    await t.ctx.db.transaction().execute((trx) =>
-      postEntry(trx, {
-        kind: 'test_funding',
-        postings: [
-          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -(10n ** 15n) },
-          { userId: SYSTEM, asset: 'AIC', kind: 'treasury', amount: 10n ** 15n },
-        ],
-      }),
-    );
+    await fundSystem(t.ctx.db, { treasury: 10n ** 15n });
   });
   afterAll(async () => {
     await t.close();

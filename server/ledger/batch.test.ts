@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { fundSystem } from '../test/population.ts';
 import { postBatch } from './batch.ts';
-import { balanceOf, checkLedger, InsufficientBalance, postEntry, SYSTEM } from './ledger.ts';
+import { balanceOf, checkLedger, InsufficientBalance, SYSTEM } from './ledger.ts';
 
 /** Everything the books hold, to compare before and after a refused write. */
 async function books(db: Db) {
@@ -25,15 +26,7 @@ describe.each(DATABASES)("the ledger's batch form on %s", (kind) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false });
-    await t.ctx.db.transaction().execute((trx) =>
-      postEntry(trx, {
-        kind: 'fund',
-        postings: [
-          { ...aic(SYSTEM, 'exchange'), amount: -100n },
-          { ...aic(SYSTEM, 'treasury'), amount: 100n },
-        ],
-      }),
-    );
+    await fundSystem(t.ctx.db, { treasury: 100n });
   });
   afterAll(() => t?.close());
 

@@ -1,7 +1,9 @@
 import { sql } from 'kysely';
 import { UNIT } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
+import type { AccountKind } from '../db/schema.ts';
 import { postBatch } from '../ledger/batch.ts';
+import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 
 export type Member = { id: bigint; inviter: bigint | null; path: bigint[]; principal: bigint };
 
@@ -79,4 +81,21 @@ export async function insertTree(db: Db, members: Member[], startDay: string): P
   });
   // Fresh bulk data has no statistics until autovacuum gets to it; plan with real ones.
   await sql`analyze`.execute(db);
+}
+
+/**
+ * Funds user 0's paying accounts (the treasury, the pool) with AIC from the outside world (user
+ * 0's exchange), in one entry: what settlement tests pay their steps from.
+ */
+export async function fundSystem(db: Db, amounts: Partial<Record<AccountKind, bigint>>): Promise<void> {
+  const credits = Object.entries(amounts).flatMap(([kind, amount]) =>
+    amount === undefined ? [] : [{ userId: SYSTEM, asset: 'AIC' as const, kind: kind as AccountKind, amount }],
+  );
+  const total = credits.reduce((sum, c) => sum + c.amount, 0n);
+  await db.transaction().execute((trx) =>
+    postEntry(trx, {
+      kind: 'test_funding',
+      postings: [{ userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -total }, ...credits],
+    }),
+  );
 }
