@@ -48,15 +48,14 @@ const OVERLAP = '42P17';
  * once: created empty, the rows of its range that the parent's default partition
  * (`<parent>_default`) caught meanwhile moved into it, then attached, which locks the parent only
  * against schema changes, not against reads or writes. A range an older partition already holds
- * (the history kept from before the partitioning) needs nothing. `wanted` may decline first;
- * `opened` runs in the same transaction once the partition is attached. Returns whether it made
- * the partition.
+ * (the history kept from before the partitioning) needs nothing. `wanted` may decline first.
+ * Returns whether it made the partition.
  */
 export async function ensurePartition(
   db: Db,
   p: RangePartition,
   lock: number,
-  hooks: { wanted?: (trx: Trx) => Promise<boolean>; opened?: (trx: Trx) => Promise<void> } = {},
+  hooks: { wanted?: (trx: Trx) => Promise<boolean> } = {},
 ): Promise<boolean> {
   if (await partitionExists(db, p.parent, p.name)) return false;
   return transact(db, async (trx) => {
@@ -80,7 +79,6 @@ export async function ensurePartition(
       await sql`rollback to savepoint make_partition`.execute(trx);
       return false;
     }
-    await hooks.opened?.(trx);
     return true;
   });
 }

@@ -14,17 +14,15 @@ const byWeek: Migration = migration0025;
 
 /** One entry: `amount` from the exchange into user 7's wallet; returns its id. */
 const postFunding = (t: TestApp, amount: bigint) =>
-  t.ctx.db.transaction().execute(async (trx) => {
-    await postEntry(trx, {
+  t.ctx.db.transaction().execute((trx) =>
+    postEntry(trx, {
       kind: 'test_funding',
       postings: [
         { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
         { userId: 7n, asset: 'AIC', kind: 'wallet', amount },
       ],
-    });
-    const { rows } = await sql<{ id: bigint }>`select max(id) as id from journal_entries`.execute(trx);
-    return rows[0]?.id as bigint;
-  });
+    }),
+  );
 
 describe('dayNumber', () => {
   it('counts days from 1970-01-01, its ranges above the weeks’ ranges of the same days', () => {
@@ -96,6 +94,39 @@ describe.each(DATABASES)('postings by day on %s', (kind) => {
     expect(await ensurePostingsDay(t.ctx.db, '2030-05-20')).toBe(true);
     expect(await partitionsOf(stray)).toEqual(['postings_d20300520']);
     expect(await post(560n)).toBe(stray + 1n);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+
+  it('moves the sequence up when the day’s partition was made but the process stopped before the move', async () => {
+    const from = dayNumber('2030-05-24') * DAY_IDS;
+    const range = { parent: 'postings', name: postingsPartition('2030-05-24'), column: 'entry_id', from: `${from}`, to: `${from + DAY_IDS}` };
+    expect(await ensurePartition(t.ctx.db, range, 7201025)).toBe(true);
+    expect(await post(570n)).toBeLessThan(from);
+    expect(await ensurePostingsDay(t.ctx.db, '2030-05-24')).toBe(false);
+    expect(await post(580n)).toBe(from);
+  });
+
+  it('posts without a failure while days open, each entry in its range’s partition', async () => {
+    let opening = true;
+    const posted: bigint[] = [];
+    const errors: unknown[] = [];
+    const poster = async () => {
+      while (opening) await post(1n).then((id) => posted.push(id), (error) => errors.push(error));
+    };
+    const posters = Array.from({ length: kind === 'postgres' ? 4 : 1 }, poster);
+    const days = Array.from({ length: 6 }, (_, i) => addDays('2030-05-26', i));
+    for (const day of days) await Promise.all([ensurePostingsDay(t.ctx.db, day), ensurePostingsDay(t.ctx.db, day)]);
+    opening = false;
+    await Promise.all(posters);
+    expect(errors).toEqual([]);
+    expect(new Set(posted).size).toBe(posted.length);
+    const last = days.at(-1) as string;
+    expect(await post(1n)).toBeGreaterThanOrEqual(dayNumber(last) * DAY_IDS);
+    for (const day of days) {
+      const from = dayNumber(day) * DAY_IDS;
+      const inside = posted.filter((id) => id >= from && id < from + DAY_IDS);
+      for (const id of inside) expect(await partitionsOf(id)).toEqual([postingsPartition(day)]);
+    }
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
 

@@ -54,7 +54,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
     dbKind: handle.kind,
     clock: options.clock ?? fixedClock(new Date('2026-11-01T08:00:00Z')),
   };
-  const app = await buildApp(ctx, { logger: false });
+  const app = await buildApp(ctx, { logger: process.env.TEST_LOG_ERRORS ? { level: 'error' } : false });
   await app.ready();
   return {
     app,
