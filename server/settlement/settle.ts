@@ -397,7 +397,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
     (async () => {
       const statics = await paidStatics;
       await rolled;
-      await step('uplines', (trx) => stageRebates(trx, day, team));
+      await step('uplines', (trx) => stageRebates(trx, team));
       // The rebates, the day's longest statement, in two parts on two connections.
       const parts = await Promise.all(
         REBATE_PARTS.map((name, index) =>

@@ -175,7 +175,7 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
  * written: they are all the rebates read, and each part hashes the table whole (at a million
  * holders 400,000 rows instead of a million).
  */
-export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Promise<void> {
+export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
   // The members as the day's figures rolled them up (rollUpTeam): effective and level as
   // team_stats has them, without reading users' paths a second time. Plain SQL of numbers and
@@ -228,7 +228,7 @@ export async function stageRebates(trx: Trx, day: string, team: TeamConfig): Pro
  * payRebatesPart on two connections).
  */
 export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
-  await stageRebates(trx, day, team);
+  await stageRebates(trx, team);
   return payRebatesPart(trx, day, team, WHOLE, at);
 }
 
