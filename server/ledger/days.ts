@@ -46,10 +46,9 @@ export async function ensurePostingsDay(db: Db, day: string): Promise<boolean> {
   const to = from + DAY_IDS;
   const name = postingsPartition(day);
   const range = { parent: 'postings', name, column: 'entry_id', from: from.toString(), to: to.toString() };
-  const made = await ensurePartition(db, range, DAYS_LOCK, {
-    wanted: async (trx) => (await lastEntryId(trx)) < to,
-  });
-  if (made || (await partitionExists(db, 'postings', name))) await moveIdsUpTo(db, from);
+  const exists = await partitionExists(db, 'postings', name);
+  const made = !exists && (await ensurePartition(db, range, DAYS_LOCK, { wanted: async (trx) => (await lastEntryId(trx)) < to }));
+  if (exists || made) await moveIdsUpTo(db, from);
   return made;
 }
 
