@@ -7,7 +7,7 @@ import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { checkLedger, postEntry, SYSTEM } from './ledger.ts';
 import { ensurePartition, QUARTER_WEEKS, quarterOf, quarterPartition, weekIndex, weekPartition } from '../db/partitions.ts';
-import { DAY_IDS, dayNumber, ensurePostingsDay, mergePastPostings, postingsPartition } from './days.ts';
+import { DAY_IDS, DAYS_LOCK, dayNumber, ensurePostingsDay, mergePastPostings, postingsPartition } from './days.ts';
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0025;
@@ -100,7 +100,7 @@ describe.each(DATABASES)('postings by day on %s', (kind) => {
   it('moves the sequence up when the day’s partition was made but the process stopped before the move', async () => {
     const from = dayNumber('2030-05-24') * DAY_IDS;
     const range = { parent: 'postings', name: postingsPartition('2030-05-24'), column: 'entry_id', from: `${from}`, to: `${from + DAY_IDS}` };
-    expect(await ensurePartition(t.ctx.db, range, 7201025)).toBe(true);
+    expect(await ensurePartition(t.ctx.db, range, DAYS_LOCK)).toBe(true);
     expect(await post(570n)).toBeLessThan(from);
     expect(await ensurePostingsDay(t.ctx.db, '2030-05-24')).toBe(false);
     expect(await post(580n)).toBe(from);
@@ -169,7 +169,7 @@ describe.each(DATABASES)('postings days merged by week and by quarter on %s', (k
     // The week of the quarter's first Monday opened as before the days (migration 0025's ranges).
     const weekFrom = BigInt(weekIndex(q) + 1) * DAY_IDS;
     const week = { parent: 'postings', name: weekPartition('postings', q), column: 'entry_id', from: weekFrom.toString(), to: (weekFrom + DAY_IDS).toString() };
-    expect(await ensurePartition(t.ctx.db, week, 7201025)).toBe(true);
+    expect(await ensurePartition(t.ctx.db, week, DAYS_LOCK)).toBe(true);
     await sql`select setval('journal_entries_id_seq', ${week.from}::bigint, false)`.execute(t.ctx.db);
     await postFunding(t, 100n);
     for (const day of [2, 3, 14, 15]) {

@@ -24,7 +24,7 @@ export const DAY_IDS = 10_000_000_000n;
 export const dayNumber = (day: string) => BigInt(Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000));
 
 /** The advisory lock under which postings' days are made, merged and opened. */
-const DAYS_LOCK = 7201025;
+export const DAYS_LOCK = 7201025;
 
 /** The name of the partition of `day`'s postings: postings_d and the day. */
 export const postingsPartition = (day: string) => dayPartition('postings', day);
