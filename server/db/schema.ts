@@ -176,6 +176,9 @@ interface IncomeTable {
   branch: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   rate_from: ColumnType<string | null, string | null | undefined, string | null>;
   cycle: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The journal entry that paid the line and the account it paid into: the line is that entry's posting (ledger_postings). */
+  entry_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  account: ColumnType<AccountKind | null, AccountKind | null | undefined, AccountKind | null>;
   created_at: Timestamp;
 }
 
@@ -339,5 +342,7 @@ export interface Database {
   accounts: AccountsTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
+  /** Every posting: the rows of `postings` and settlement's income lines per entry and account (migration 0032). */
+  ledger_postings: PostingsTable;
   params: ParamsTable;
 }

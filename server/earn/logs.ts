@@ -46,7 +46,7 @@ export async function dailyIncome(db: Db, userId: bigint, from: string, to: stri
 export async function userLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
   let q = db
-    .selectFrom('postings as p')
+    .selectFrom('ledger_postings as p')
     .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
     .select(['e.id', 'e.kind', 'e.ref', 'e.created_at', 'p.asset', 'p.kind as account', 'p.amount'])
     .where('p.user_id', '=', userId);

@@ -5,6 +5,7 @@ import type { Migration } from 'kysely/migration';
 import * as migration0024 from '../db/migrations/0024_income_by_week.ts';
 import * as migration0027 from '../db/migrations/0027_income_typed_inputs.ts';
 import * as migration0028 from '../db/migrations/0028_income_rate_columns.ts';
+import * as migration0032 from '../db/migrations/0032_income_postings.ts';
 import { ensurePartition, QUARTER_WEEKS, quarterOf, quarterPartition, weekOf, weekPartition } from '../db/partitions.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -13,7 +14,7 @@ import { analyzeIncomeDay, ensureIncomeDay, incomePartition, mergePastIncome } f
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0024;
 /** The later migrations that change income's columns: undone before byWeek's down, redone after its up. */
-const typedInputs: Migration[] = [migration0027, migration0028];
+const typedInputs: Migration[] = [migration0027, migration0028, migration0032];
 
 const days = fc.integer({ min: 0, max: 20_000 }).map((n) => addDays('1990-01-01', n));
 

@@ -77,7 +77,7 @@ async function books(trx: Trx) {
     lines: await read(sql`select user_id, order_id - (select min(id) from orders) as order_id, kind, amount, source, rate,
         rate_from, cycle, power, reinvest
       from income where day = ${DAY}::date order by user_id, order_id, kind`),
-    postings: await read(sql`select p.user_id, p.kind, p.amount from postings p join journal_entries e on e.id = p.entry_id
+    postings: await read(sql`select p.user_id, p.kind, p.amount from ledger_postings p join journal_entries e on e.id = p.entry_id
       where e.ref like ${`settlement:${DAY}:%`} order by p.user_id, p.kind`),
     balances: await read(sql`select user_id, kind, balance from accounts where asset = 'AIC' order by user_id, kind`),
   };

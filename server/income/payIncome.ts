@@ -39,7 +39,7 @@ export type IncomeStep = StepBase &
     | { orders: OrderPayment; candidates?: never }
     | {
         /**
-         * Rows to pay: user_id, order_id, amount, dest ('earning' | 'rewards'), principal_add,
+         * Rows to pay: user_id, order_id, amount, dest (the receiving account), principal_add,
          * power_add, cycle_add, and what the amount was computed from in the kind's line columns
          * (LINE_COLUMNS).
          */
@@ -60,8 +60,8 @@ export class Shortfall extends Error {
 /**
  * Pays one settlement step in a single statement: income rows keyed by (order, day, kind)
  * (a second run inserts nothing and so pays nothing) and the orders' totals are written here;
- * the money (one journal entry, a posting per receiving account and one from the paying system
- * account, the balances) by the ledger's batch form around them. The paying account's CHECK
+ * the money (one journal entry, the lines as its postings to the holders and a posting from the
+ * paying system account, the balances) by the ledger's batch form around them. The paying account's CHECK
  * refuses to go below zero, and a missing paying account is refused too: then nothing is paid
  * and the step throws `Shortfall` (`needed` is -1: the database does not say how much).
  */
@@ -75,10 +75,10 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
       with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)}${
         step.also ? sql`, ${step.also}` : sql``
       }`,
-      lines: sql`
-        select user_id, dest as kind, amount from paid where amount > 0
-        union all
-        select 0, ${step.from}::text, -coalesce(sum(amount), 0) from paid where amount > 0`,
+      // The holders' side is the lines themselves (each names the entry and the account: the
+      // ledger's view ledger_postings), so only the paying account's posting is a row of postings.
+      recorded: sql`select user_id, dest as kind, amount from paid where amount > 0`,
+      lines: sql`select 0 as user_id, ${step.from}::text as kind, -coalesce(sum(amount), 0) as amount from paid where amount > 0`,
       // Reading the writes makes them run before the balances (see the ledger's batch form).
       report: sql.join(
         [sql`(select count(*) from paid) as paid`, ...writesOf(step).map((name, i) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(`written_${i}`)}`)],
@@ -110,13 +110,17 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
 /**
  * The step's candidates as income lines of its day and kind, in the primary key's order: a step's
  * lines (a rebate's receivers above all) come in no particular order, and a million keys put
- * into a large index at random places cost twice what sorting them first does.
+ * into a large index at random places cost twice what sorting them first does. A line that pays
+ * something names the ledger's entry (`batch_id`) and the account it pays into: it is that
+ * entry's posting to the holder.
  */
 const insertLines = (step: IncomeStep, from: 'candidates' | 'order_updates') => {
   const columns = sql.join(LINE_COLUMNS[step.kind].map((c) => sql.ref(c)));
   return sql`
-    insert into income (user_id, order_id, day, kind, amount, ${columns})
-    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns} from ${sql.table(from)}
+    insert into income (user_id, order_id, day, kind, amount, ${columns}, entry_id, account)
+    select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns},
+      case when amount > 0 then (select id from batch_id) end, dest
+    from ${sql.table(from)}
     order by user_id, order_id`;
 };
 

@@ -107,6 +107,50 @@ describe.each(DATABASES)("the ledger's batch form on %s", (kind) => {
     expect(await books(t.ctx.db)).toEqual(before);
   });
 
+  /** Income lines naming the entry (batch_id), as settlement records them: two into 505's earning, one into its rewards, one of zero. */
+  const recordedLines = sql`lines as (
+    insert into income (user_id, order_id, day, kind, amount, entry_id, account)
+    select user_id, order_id, '2026-11-02', 'fixed', amount, case when amount > 0 then (select id from batch_id) end, account
+    from (values (505, 1, 8, 'earning'), (505, 2, 4, 'earning'), (505, 3, 3, 'rewards'), (506, 4, 0, 'earning'))
+      as v(user_id, order_id, amount, account)
+    returning user_id, account, amount)`;
+
+  it('takes the lines a caller records as its own rows as the entry’s postings, read through ledger_postings', async () => {
+    const posted = await postBatch(t.ctx.db, {
+      kind: 'test',
+      ref: 'recorded',
+      with: recordedLines,
+      recorded: sql`select user_id, account as kind, amount from lines where amount > 0`,
+      lines: sql`select 0 as user_id, 'treasury' as kind, -(select sum(amount) from lines) as amount`,
+    });
+    const entry = posted.entry as bigint;
+    expect(posted).toMatchObject({ moved: 15n, postings: 1 });
+    const of = (view: 'postings' | 'ledger_postings') =>
+      t.ctx.db.selectFrom(view).select(['user_id', 'kind', 'amount']).where('entry_id', '=', entry).orderBy('user_id').orderBy('kind').execute();
+    expect(await of('postings')).toEqual([{ user_id: 0n, kind: 'treasury', amount: -15n }]);
+    // One posting per account: the lines of an account summed, the zero line no posting.
+    expect(await of('ledger_postings')).toEqual([
+      { user_id: 0n, kind: 'treasury', amount: -15n },
+      { user_id: 505n, kind: 'earning', amount: 12n },
+      { user_id: 505n, kind: 'rewards', amount: 3n },
+    ]);
+    expect(await balanceOf(t.ctx.db, aic(505n, 'earning'))).toBe(12n);
+    expect(await balanceOf(t.ctx.db, aic(505n, 'rewards'))).toBe(3n);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+
+  it('refuses an account with lines both posted and recorded, and writes nothing of the books', async () => {
+    const before = await books(t.ctx.db);
+    const attempt = postBatch(t.ctx.db, {
+      kind: 'test',
+      ref: 'mixed',
+      recorded: sql`select 507 as user_id, 'earning' as kind, 2 as amount`,
+      lines: sql`select 507 as user_id, 'earning' as kind, 1 as amount union all select 0, 'treasury', -3`,
+    });
+    await expect(attempt).rejects.toThrow(/both posted and recorded/);
+    expect(await books(t.ctx.db)).toEqual(before);
+  });
+
   it('lets only the exchange counterpart go negative, as postEntry does', async () => {
     await postBatch(t.ctx.db, {
       kind: 'test',

@@ -17,7 +17,9 @@ type BatchEntry = {
   asset?: Asset;
   /**
    * The caller's CTEs, `name as (...), name as (...)`, written first in the same statement;
-   * `lines` and `report` may read them. Names starting with `batch_` are the ledger's.
+   * `lines`, `recorded` and `report` may read them. Names starting with `batch_` are the ledger's;
+   * `batch_id` (one row, `id`) is the entry's id, drawn before them so that the caller's rows can
+   * name it (a batch that posts nothing writes no entry, and the id goes unused).
    */
   with?: RawBuilder<unknown>;
   /**
@@ -25,6 +27,13 @@ type BatchEntry = {
    * account add up into one posting and zero ones are dropped; together they must sum to zero.
    */
   lines: RawBuilder<unknown>;
+  /**
+   * Lines like `lines` that the caller records itself, in rows of its own written in `with` and
+   * read through the view `ledger_postings` (settlement's income lines, with `batch_id`): they
+   * move the balances and count in the entry's sum, but are not inserted into `postings`. An
+   * account gets lines of one of the two only.
+   */
+  recorded?: RawBuilder<unknown>;
   /** The caller's columns of the answer, e.g. sql`(select count(*) from paid) as paid`. */
   report?: RawBuilder<unknown>;
 };
@@ -32,7 +41,7 @@ type BatchEntry = {
 /** What was posted: the entry (none when every line was zero), its postings, the money credited. */
 type Posted = { entry: bigint | null; postings: number; moved: bigint };
 
-type Row = { entry: bigint | null; postings: bigint; moved: bigint; imbalance: bigint };
+type Row = { entry: bigint | null; postings: bigint; moved: bigint; imbalance: bigint; mixed: bigint };
 
 /**
  * Posts one batch in a single statement: the entry, a posting per account, and the balances
@@ -51,26 +60,30 @@ export async function postBatch<R extends object = object>(db: Kysely<Database>,
     throw error;
   }
   if (!row) throw new Error('a ledger batch answered nothing');
-  const { imbalance, postings, ...rest } = row;
+  const { imbalance, postings, mixed, ...rest } = row;
   if (imbalance !== 0n) throw new Error(`entry ${batch.kind} ${batch.ref} does not balance: ${imbalance}`);
+  if (mixed !== 0n) throw new Error(`entry ${batch.kind} ${batch.ref} has accounts both posted and recorded: ${mixed}`);
   return { ...rest, postings: Number(postings) } as Posted & R;
 }
 
 function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
   const callerCtes = batch.with ? sql`${batch.with},` : sql``;
   const report = batch.report ? sql`, ${batch.report}` : sql``;
+  const recorded = batch.recorded ? sql`union all select user_id, kind, amount, true from (${batch.recorded}) r` : sql``;
   return sql<Row & R>`
-    with ${callerCtes}
-    batch_lines as (${batch.lines}),
+    with batch_id as (select nextval('journal_entries_id_seq') as id),
+    ${callerCtes}
+    batch_lines as (select user_id, kind, amount, false as recorded from (${batch.lines}) l ${recorded}),
     batch_merged as (
       select user_id::bigint as user_id, ${batch.asset ?? 'AIC'}::text as asset, kind::text as kind,
-        sum(amount)::bigint as amount
+        sum(amount)::bigint as amount, bool_or(recorded) as recorded, bool_and(recorded) as only_recorded
       from batch_lines group by user_id, kind having sum(amount) <> 0
     ),
     batch_entry as (
-      insert into journal_entries (kind, ref, created_at)
-      select ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
+      insert into journal_entries (id, kind, ref, created_at)
+      select (select id from batch_id), ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
       where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
+        and not exists (select 1 from batch_merged where recorded <> only_recorded)
       returning id
     ),
     -- In key order, like the balances: the lines come grouped in no order, and a million postings
@@ -78,6 +91,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
     batch_postings as (
       insert into postings (entry_id, user_id, asset, kind, amount)
       select e.id, m.user_id, m.asset, m.kind, m.amount from batch_entry e cross join batch_merged m
+      where not m.recorded
       order by ${sql.raw(KEY_ORDER)}
       returning 1
     ),
@@ -94,7 +108,8 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
     select (select id from batch_entry) as entry,
       (select count(*) from batch_postings) as postings,
       (select coalesce(sum(amount), 0) from batch_merged where amount > 0)::bigint as moved,
-      (select coalesce(sum(amount), 0) from batch_merged)::bigint as imbalance
+      (select coalesce(sum(amount), 0) from batch_merged)::bigint as imbalance,
+      (select count(*) from batch_merged where recorded <> only_recorded) as mixed
       ${report}`;
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as migration0025 from '../db/migrations/0025_postings_by_week.ts';
+import * as migration0032 from '../db/migrations/0032_income_postings.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { checkLedger, postEntry, SYSTEM } from './ledger.ts';
@@ -11,6 +12,8 @@ import { DAY_IDS, DAYS_LOCK, dayNumber, ensurePostingsDay, mergePastPostings, po
 
 /** Run as migrate.ts runs every migration. */
 const byWeek: Migration = migration0025;
+/** A later migration that reads postings (the view ledger_postings): undone before byWeek's down, redone after its up. */
+const readsPostings: Migration = migration0032;
 
 /** One entry: `amount` from the exchange into user 7's wallet; returns its id. */
 const postFunding = (t: TestApp, amount: bigint) =>
@@ -132,9 +135,15 @@ describe.each(DATABASES)('postings by day on %s', (kind) => {
 
   it('keeps the postings from before the partitioning where they are', async () => {
     const { rows: before } = await sql<{ n: bigint }>`select count(*) as n from postings`.execute(t.ctx.db);
-    await t.ctx.db.transaction().execute((trx) => byWeek.down?.(trx) ?? Promise.resolve());
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await readsPostings.down?.(trx);
+      await byWeek.down?.(trx);
+    });
     const flat = await post(600n);
-    await t.ctx.db.transaction().execute((trx) => byWeek.up(trx));
+    await t.ctx.db.transaction().execute(async (trx) => {
+      await byWeek.up(trx);
+      await readsPostings.up(trx);
+    });
     expect(await partitionsOf(flat)).toEqual(['postings_before_weeks']);
     const after = await post(700n);
     expect(await partitionsOf(after)).toEqual(['postings_default']);

@@ -29,7 +29,7 @@ export async function movementsAfter(db: Db, userId: bigint, after: bigint, size
       select p.entry_id, a.asset, a.kind as account, p.amount
       from holder_accounts a
       cross join lateral (
-        select entry_id, amount from postings
+        select entry_id, amount from ledger_postings
         where user_id = ${userId} and asset = a.asset and kind = a.kind and entry_id > ${after}
         order by entry_id limit ${size}
       ) p
@@ -54,7 +54,7 @@ export async function monthTotals(db: Db, userId: bigint, from: Date, to: Date, 
       coalesce(sum(p.amount) filter (where e.created_at < ${from}), 0)::bigint as opening,
       coalesce(sum(p.amount) filter (where e.created_at >= ${from} and p.amount > 0), 0)::bigint as credits,
       coalesce(sum(p.amount) filter (where e.created_at >= ${from} and p.amount < 0), 0)::bigint as debits
-    from postings p join journal_entries e on e.id = p.entry_id
+    from ledger_postings p join journal_entries e on e.id = p.entry_id
     where p.user_id = ${userId} and e.created_at < ${to}
       ${asset ? sql`and p.asset = ${asset}` : sql``}
     group by p.asset, p.kind
@@ -76,7 +76,7 @@ export async function monthMovements(
     with month as (
       select p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at,
         sum(p.amount) over (partition by p.asset, p.kind order by p.entry_id)::bigint as running
-      from postings p join journal_entries e on e.id = p.entry_id
+      from ledger_postings p join journal_entries e on e.id = p.entry_id
       where p.user_id = ${userId} and e.created_at >= ${range.from} and e.created_at < ${range.to}
         ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
     )

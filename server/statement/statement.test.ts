@@ -183,7 +183,7 @@ describe.each(DATABASES)('statements on %s', (kind) => {
       const nonZero = new Map([...running].filter(([, v]) => v !== 0n));
       expect(nonZero).toEqual(books);
       const count = await t.ctx.db
-        .selectFrom('postings')
+        .selectFrom('ledger_postings')
         .select((eb) => eb.fn.countAll<bigint>().as('n'))
         .where('user_id', '=', ids[who] as bigint)
         .executeTakeFirstOrThrow();
@@ -286,7 +286,7 @@ describe.each(DATABASES)('statements on %s', (kind) => {
     const alice = await csvOf('alice');
     const bob = await csvOf('bob');
     const bobPostings = await t.ctx.db
-      .selectFrom('postings')
+      .selectFrom('ledger_postings')
       .select(['entry_id', 'asset', 'kind'])
       .where('user_id', '=', ids.bob as bigint)
       .orderBy('entry_id')
