@@ -2,9 +2,10 @@
  * The yardstick of bench/settlement: the same day's work written by hand as plain set-based
  * SQL, one statement per step, with nothing of the app's machinery (no registry, no CTE shared
  * with the ledger's batch form, no key-ordered upsert, no shortfall handling). Each statement
- * inserts the income rows with their inputs, updates the orders, writes one journal entry with
- * a posting per holder and one from the paying system account, and moves the balances: the
- * same rows the app writes, so the two runs can be compared row for row (their totals are).
+ * inserts the income rows with their inputs (each naming the step's entry and the account it
+ * pays into: the holders' postings, as migration 0032 keeps them), updates the orders, writes one
+ * journal entry with the paying system account's posting, and moves the balances: the same rows
+ * the app writes, so the two runs can be compared row for row (their totals are).
  *
  * Knows the bench's population only: products fixed30, reinvest360 and current, status
  * in_progress, every holder's earning account present.
@@ -14,14 +15,15 @@ import type { Db } from '../server/db/connect.ts';
 
 type Money = { num: bigint; den: bigint };
 
-/** The posting side of one step: an entry, postings per holder and account, the balances. */
+/** The step's entry id, drawn first so that its income rows can name it. */
+const entryId = sql`entry_id as (select nextval('journal_entries_id_seq') as id)`;
+
+/** The posting side of one step: the entry, the paying account's posting, the balances. */
 const books = (ref: string, from: string) => sql`
   per_account as (select user_id, dest, sum(amount)::bigint as amount from paid where amount > 0 group by user_id, dest),
-  entry as (insert into journal_entries (kind, ref) values ('yardstick', ${ref}) returning id),
+  entry as (insert into journal_entries (id, kind, ref) select id, 'yardstick', ${ref} from entry_id returning id),
   posted as (
     insert into postings (entry_id, user_id, asset, kind, amount)
-    select entry.id, user_id, 'AIC', dest, amount from entry, per_account
-    union all
     select entry.id, 0, 'AIC', ${from}, -(select coalesce(sum(amount), 0) from per_account) from entry
     returning 1
   ),
@@ -50,10 +52,11 @@ function fixed(db: Db, day: string, rate: Money) {
   return run(
     db,
     sql<StepResult>`
-      with paid as (
-        insert into income (user_id, order_id, day, kind, amount, inputs)
+      with ${entryId},
+      paid as (
+        insert into income (user_id, order_id, day, kind, amount, inputs, entry_id, account)
         select user_id, id, ${day}::date, 'fixed', div(principal::numeric * ${rate.num}, ${rate.den})::bigint,
-          jsonb_build_object('principal', principal::text, 'rate', '0.003')
+          jsonb_build_object('principal', principal::text, 'rate', '0.003'), (select id from entry_id), 'earning'
         from orders
         where product = 'fixed30' and status = 'in_progress' and start_day <= ${day}::date and ${day}::date < matures_day
         on conflict do nothing
@@ -73,7 +76,8 @@ function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multi
   return run(
     db,
     sql<StepResult>`
-      with figures as (
+      with ${entryId},
+      figures as (
         select div((select balance from accounts where user_id = 0 and asset = 'AIC' and kind = 'supercomputing_pool')::numeric
                  * ${outputRate.num}, ${outputRate.den}) as output,
           (select sum(power) from orders where product = 'reinvest360' and status = 'in_progress'
@@ -85,8 +89,9 @@ function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multi
         where o.product = 'reinvest360' and o.status = 'in_progress' and o.start_day <= ${day}::date and ${day}::date < o.matures_day
       ),
       inserted as (
-        insert into income (user_id, order_id, day, kind, amount, power, reinvest)
-        select user_id, id, ${day}::date, 'static', amount, power, reinvest
+        insert into income (user_id, order_id, day, kind, amount, power, reinvest, entry_id, account)
+        select user_id, id, ${day}::date, 'static', amount, power, reinvest, (select id from entry_id),
+          case when reinvest then 'earning' else 'rewards' end
         from shares
         on conflict do nothing
         returning user_id, order_id, amount
@@ -112,10 +117,11 @@ function current(db: Db, day: string, asOf: Date, rate: Money) {
   return run(
     db,
     sql<StepResult>`
-      with paid as (
-        insert into income (user_id, order_id, day, kind, amount, inputs)
+      with ${entryId},
+      paid as (
+        insert into income (user_id, order_id, day, kind, amount, inputs, entry_id, account)
         select user_id, id, ${day}::date, 'current', div((principal + income)::numeric * ${rate.num}, ${rate.den})::bigint,
-          jsonb_build_object('holding', (principal + income)::text, 'cycle', cycles_paid + 1)
+          jsonb_build_object('holding', (principal + income)::text, 'cycle', cycles_paid + 1), (select id from entry_id), 'earning'
         from orders
         where product = 'current' and status = 'in_progress' and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
         on conflict do nothing
