@@ -20,7 +20,9 @@ export type MovementRow = {
  * orders each account by entry id, so each account of the holder gives its next `size`
  * postings by an index range scan, and the merge keeps the smallest `size`. Every posting up
  * to the last entry of the page is among them: an account that gave `size` postings ends at or
- * after that entry, and an account has at most one posting per entry.
+ * after that entry, and an account has at most one posting per entry. Settlement's postings are
+ * the holder's income lines (`ledger_postings`): those come from a probe of each income
+ * partition's key (it starts with the holder), summed per entry and sorted, a few a day.
  */
 export async function movementsAfter(db: Db, userId: bigint, after: bigint, size: number): Promise<MovementRow[]> {
   const { rows } = await sql<MovementRow>`
