@@ -342,7 +342,9 @@ export interface Database {
   accounts: AccountsTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
-  /** Every posting: the rows of `postings` and settlement's income lines per entry and account (migration 0032). */
+  /** Every amount the books moved: the rows of `postings` and settlement's income lines that name an entry (migration 0032). */
+  ledger_lines: PostingsTable;
+  /** Every posting: ledger_lines merged per entry and account. */
   ledger_postings: PostingsTable;
   params: ParamsTable;
 }

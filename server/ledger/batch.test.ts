@@ -134,6 +134,9 @@ describe.each(DATABASES)("the ledger's batch form on %s", (kind) => {
       { user_id: 505n, kind: 'earning', amount: 12n },
       { user_id: 505n, kind: 'rewards', amount: 3n },
     ]);
+    // Every amount moved, unmerged: the three lines that paid something and the treasury's posting.
+    const lines = await t.ctx.db.selectFrom('ledger_lines').select('amount').where('entry_id', '=', entry).orderBy('amount').execute();
+    expect(lines.map((l) => l.amount)).toEqual([-15n, 3n, 4n, 8n]);
     expect(await balanceOf(t.ctx.db, aic(505n, 'earning'))).toBe(12n);
     expect(await balanceOf(t.ctx.db, aic(505n, 'rewards'))).toBe(3n);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);

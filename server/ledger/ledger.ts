@@ -151,7 +151,7 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
     .executeTakeFirstOrThrow();
   const mismatched = await sql<{ n: bigint }>`
     select count(*) as n from accounts a
-    full join (select user_id, asset, kind, sum(amount) as total from ledger_postings
+    full join (select user_id, asset, kind, sum(amount) as total from ledger_lines
                group by user_id, asset, kind) p
       using (user_id, asset, kind)
     where coalesce(a.balance, 0) <> coalesce(p.total, 0)`.execute(db);

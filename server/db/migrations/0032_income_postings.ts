@@ -4,10 +4,13 @@ import { type Kysely, sql } from 'kysely';
  * A settlement step's postings to its holders are its income lines: a line paid into an account
  * keeps the journal entry that paid it (`entry_id`) and the account (`account`), and the step
  * posts only the paying system account's side as a row of `postings` (server/ledger/batch.ts,
- * `recorded`). `ledger_postings` is every posting of the books: the rows of `postings`, and the
- * lines of each entry summed per holder and account, as the ledger would have posted them (one
- * posting per account and entry, none of zero). Everything that reads a holder's postings reads
- * it. Lines written before this migration keep no entry: their postings are rows of `postings`.
+ * `recorded`). `ledger_lines` is every amount the books moved: the rows of `postings` and those
+ * lines. `ledger_postings` is every posting: those merged per entry and account, as the ledger
+ * would have posted them (one posting per account and entry, none of zero); everything that
+ * reads a holder's postings reads it. What only sums accounts (the ledger's check) reads
+ * `ledger_lines`, without merging a day's million lines per entry first (9.6 s against 14.6 s
+ * for three days at a million holders). Lines written before this migration keep no entry: their
+ * postings are rows of `postings`.
  *
  * Measured at a million holders: a day's settlement wrote 1.2 million postings beside its 2.2
  * million lines, and without them the fourth days on copies of a kept schema took 47.6 s against
@@ -16,16 +19,21 @@ import { type Kysely, sql } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table income add column entry_id bigint, add column account text`.execute(db);
   await sql`
-    create view ledger_postings as
+    create view ledger_lines as
     select entry_id, user_id, asset, kind, amount from postings
     union all
-    select entry_id, user_id, 'AIC'::text as asset, account as kind, sum(amount)::bigint as amount
-    from income where entry_id is not null
-    group by entry_id, user_id, account
+    select entry_id, user_id, 'AIC'::text as asset, account as kind, amount from income where entry_id is not null`.execute(db);
+  // Grouped by the columns a reader names (holder, asset, account, entry): its conditions on them
+  // go down into each side of ledger_lines, to the postings' key and the income partitions' key.
+  await sql`
+    create view ledger_postings as
+    select entry_id, user_id, asset, kind, sum(amount)::bigint as amount
+    from ledger_lines group by entry_id, user_id, asset, kind
     having sum(amount) <> 0`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`drop view if exists ledger_postings`.execute(db);
+  await sql`drop view if exists ledger_lines`.execute(db);
   await sql`alter table income drop column if exists entry_id, drop column if exists account`.execute(db);
 }
