@@ -14,7 +14,6 @@ import { moveWithinUsers } from '../ledger/batch.ts';
 import { type IncomeStep, payIncome, Shortfall } from '../income/payIncome.ts';
 import type { OrderColumns } from '../income/orderPayment.ts';
 import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
-import { inPart, type Part, WHOLE } from '../income/parts.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
@@ -27,14 +26,9 @@ type Trx = Transaction<Database>;
  * (the fixed accrual and the pool's output; the team figures, the uplines and the two parts of
  * the rebates) run side by side.
  */
-const STEPS = [
-  'fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1', 'teamStats', 'uplines',
-  'static0', 'static1',
-] as const;
+const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1', 'teamStats', 'uplines'] as const;
 /** The rebates are paid in two parts by receiver, each its own step, on two connections. */
 const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly StepName[];
-/** So is the pool's output, by holder, once the day's figures are fixed (the step `static`). */
-const STATIC_PARTS = ['static0', 'static1'] as const satisfies readonly StepName[];
 type StepName = (typeof STEPS)[number];
 const lockStep = (trx: Trx, day: string, name: StepName) =>
   sql`select pg_advisory_xact_lock(${7201100 + STEPS.indexOf(name)}, ${dayNumber(day)})`.execute(trx);
@@ -135,23 +129,10 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   return { output, totalPower, poolBalance };
 }
 
-/** What the parts of a step paid, together. */
-const sumPaid = (parts: { rows: number; total: bigint }[]) => ({
-  rows: parts.reduce((n, p) => n + p.rows, 0),
-  total: parts.reduce((n, p) => n + p.total, 0n),
-});
-
-/** What every static line of a day is computed from: the pool's output, the power sharing it, c and the multiplier. */
-type StaticFigures = { output: bigint; totalPower: bigint; coefficient: string; multiplier: bigint };
-
-/**
- * 360-day: the day's output, shared by power, fixed and stored with the day before any part is
- * paid (each part pays from the pool, so a part computing it later would find less); none when
- * there is nothing to share.
- */
-async function staticFigures(trx: Trx, day: string, params: EarnParams, now: Date): Promise<StaticFigures | null> {
+/** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
+async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
-  if (output === 0n || totalPower === 0n) return null;
+  if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
   const c = coefficientScaled(params, day).toString();
   // The day's figures every line shares, stored once with the day; each line keeps its order's
   // power and reinvestment (income/inputs.ts reads them back as the line's inputs).
@@ -165,24 +146,26 @@ async function staticFigures(trx: Trx, day: string, params: EarnParams, now: Dat
     outputRateFrom: params.versions.poolDailyOutputRate,
   });
   await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
-  return { output, totalPower, coefficient: c, multiplier: params.powerMultiplier };
+  return payIncome(trx, staticStep(day, { output, totalPower, coefficient: c, multiplier: params.powerMultiplier }, now));
 }
 
 /**
  * The pool's output shared by power (`figures` of the day); a reinvested share adds to the
- * order's principal, and to its power times the multiplier and the day's coefficient. Each
- * order's share is its own, so the holders can be paid in parts (`part`), side by side.
+ * order's principal, and to its power times the multiplier and the day's coefficient.
  */
-export function staticStep(day: string, figures: StaticFigures, now: Date, part: Part = WHOLE): IncomeStep {
+export function staticStep(
+  day: string,
+  figures: { output: bigint; totalPower: bigint; coefficient: string; multiplier: bigint },
+  now: Date,
+): IncomeStep {
   const reinvested = (o: OrderColumns, value: RawBuilder<unknown>) => sql`case when ${o.reinvest} then ${value} else 0 end`;
   return {
     day,
     kind: 'static',
     from: 'supercomputing_pool',
     at: now,
-    part,
     orders: {
-      where: sql`${runningOn('pool', day)} and ${inPart('user_id', part)}`,
+      where: runningOn('pool', day),
       amount: (o) => sql`div(${figures.output.toString()}::numeric * ${o.power}, ${figures.totalPower.toString()}::numeric)::bigint`,
       dest: (o) => sql`case when ${o.reinvest} then 'earning' else 'rewards' end`,
       principalAdd: (amount, o) => reinvested(o, amount),
@@ -377,31 +360,25 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   const none = { rows: 0, total: 0n };
   // The team rules in force on the day settled, not today's: a later change never reaches back.
   const team = await teamRules(ctx.db, ctx.config.team, day);
-  // The pool's output comes first, in two parts by holder on two connections: the day's longer
-  // path starts with it (the team's roll-up comes after it, whose reinvested shares add to what
-  // members hold), and both cores are free then. The fixed accrual reads and writes nothing the
-  // pool's output, the team's figures or the rebates read (other orders, the treasury rather
-  // than the pool), so it follows the second part on the second connection, beside the roll-up:
-  // a day takes the longer of the two chains, not their sum. The second connection then pays the
-  // current orders' cycles that ended by the day's end (they touch no order the other steps read,
-  // and add nothing to what members hold), off the day's longer path and before the day's notices
-  // and proof, which count them (the proof draws the nonces of the day's new holders itself).
-  // Then it writes the day's team figures (team_stats) from the roll-up, while the first stages
-  // the uplines: nothing of the day reads team_stats (the rebates and lock-ups read the roll-up
-  // and the uplines), and written beside the proof instead, it took a core from the proof's
+  // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
+  // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
+  // second connection: a day takes the longer of the two, not their sum. The team's roll-up comes
+  // after the pool's output, whose reinvested shares add to what members hold. The first
+  // connection then pays the current orders' cycles that ended by the day's end (they touch no
+  // order the other steps read, and add nothing to what members hold), off the day's longer
+  // path and before the day's notices and proof, which count them (the proof draws the nonces of
+  // the day's new holders itself). Then it writes the day's team figures (team_stats) from the
+  // roll-up, while the second connection stages the uplines: it was idle there (about 4 s at a
+  // million holders), and nothing of the day reads team_stats (the rebates and lock-ups read the
+  // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
   // stages. Last come the maturities, still beside the uplines.
-  const figures = step('static', (trx) => staticFigures(trx, day, params, now));
-  const staticParts = STATIC_PARTS.map((name, index) =>
-    figures.then((f) => (f ? attempt(name, (trx) => payIncome(trx, staticStep(day, f, now, { index, of: STATIC_PARTS.length })), none) : none)),
-  );
-  const paidStatics = Promise.all(staticParts).then(sumPaid);
+  const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
   const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx, day)));
   // Both chains below wait for the roll-up, the first only later: its failure reaches the day
   // through them, not as an unhandled rejection meanwhile.
   rolled.catch(() => undefined);
   const [{ fixed, cycles, matured: maturities }, { statics, rebates }] = await Promise.all([
     (async () => {
-      await staticParts[1];
       const paid = await attempt('fixed', (trx) => payIncome(trx, fixedAccrualStep(day, params, now)), null);
       const cyclesBegun = performance.now();
       const cycles = await settleCurrentCycles(ctx, dayEnd(day, now));
@@ -427,7 +404,8 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
           attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
         ),
       );
-      return { statics, rebates: sumPaid(parts) };
+      const rebates = { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
+      return { statics, rebates };
     })(),
   ]);
   const released = await step('release', (trx) => releaseLockups(trx, day, now));
