@@ -29,9 +29,9 @@ type BatchEntry = {
   lines: RawBuilder<unknown>;
   /**
    * Lines like `lines` that the caller records itself, in rows of its own written in `with` and
-   * read through the view `ledger_postings` (settlement's income lines, with `batch_id`): they
-   * move the balances and count in the entry's sum, but are not inserted into `postings`. An
-   * account gets lines of one of the two only.
+   * read through the views `ledger_lines` and `ledger_postings` (settlement's income lines, with
+   * `batch_id`): they move the balances and count in the entry's sum, but are not inserted into
+   * `postings`. An account gets lines of one of the two only.
    */
   recorded?: RawBuilder<unknown>;
   /** The caller's columns of the answer, e.g. sql`(select count(*) from paid) as paid`. */
@@ -79,11 +79,13 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
         sum(amount)::bigint as amount, bool_or(recorded) as recorded, bool_and(recorded) as only_recorded
       from batch_lines group by user_id, kind having sum(amount) <> 0
     ),
+    -- Accounts with lines both posted and recorded: the batch writes nothing and throws.
+    batch_mixed as (select count(*) as n from batch_merged where recorded <> only_recorded),
     batch_entry as (
       insert into journal_entries (id, kind, ref, created_at)
       select (select id from batch_id), ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
       where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
-        and not exists (select 1 from batch_merged where recorded <> only_recorded)
+        and (select n from batch_mixed) = 0
       returning id
     ),
     -- In key order, like the balances: the lines come grouped in no order, and a million postings
@@ -109,7 +111,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
       (select count(*) from batch_postings) as postings,
       (select coalesce(sum(amount), 0) from batch_merged where amount > 0)::bigint as moved,
       (select coalesce(sum(amount), 0) from batch_merged)::bigint as imbalance,
-      (select count(*) from batch_merged where recorded <> only_recorded) as mixed
+      (select n from batch_mixed) as mixed
       ${report}`;
 }
 
