@@ -1,4 +1,5 @@
 import type { RawBuilder } from 'kysely';
+import { BIGINT_SUM } from './db/aggregates.ts';
 import { EARN_BUY, EARN_BUY_BATCH } from './earn/buyFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 
@@ -12,4 +13,4 @@ import { LEDGER_MOVE } from './ledger/functions.ts';
  * import db; depcruise's folder pass refuses the cycle). The definition files import only kysely
  * (and ledger's `balances.ts`, which imports nothing).
  */
-export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [LEDGER_MOVE, EARN_BUY, EARN_BUY_BATCH];
+export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [BIGINT_SUM, LEDGER_MOVE, EARN_BUY, EARN_BUY_BATCH];

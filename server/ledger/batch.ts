@@ -69,15 +69,16 @@ export async function postBatch<R extends object = object>(db: Kysely<Database>,
 function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
   const callerCtes = batch.with ? sql`${batch.with},` : sql``;
   const report = batch.report ? sql`, ${batch.report}` : sql``;
-  const recorded = batch.recorded ? sql`union all select user_id, kind, amount, true from (${batch.recorded}) r` : sql``;
+  const recorded = batch.recorded ? sql`union all select user_id, kind, amount::bigint, true from (${batch.recorded}) r` : sql``;
   return sql<Row & R>`
     with batch_id as (select nextval('journal_entries_id_seq') as id),
     ${callerCtes}
-    batch_lines as (select user_id, kind, amount, false as recorded from (${batch.lines}) l ${recorded}),
+    batch_lines as (select user_id, kind, amount::bigint as amount, false as recorded from (${batch.lines}) l ${recorded}),
+    -- bigint_sum, not sum: a step's hundreds of thousands of accounts (server/db/aggregates.ts).
     batch_merged as (
       select user_id::bigint as user_id, ${batch.asset ?? 'AIC'}::text as asset, kind::text as kind,
-        sum(amount)::bigint as amount, bool_or(recorded) as recorded, bool_and(recorded) as only_recorded
-      from batch_lines group by user_id, kind having sum(amount) <> 0
+        bigint_sum(amount) as amount, bool_or(recorded) as recorded, bool_and(recorded) as only_recorded
+      from batch_lines group by user_id, kind having bigint_sum(amount) <> 0
     ),
     -- Accounts with lines both posted and recorded: the batch writes nothing and throws.
     batch_mixed as (select count(*) as n from batch_merged where recorded <> only_recorded),

@@ -178,7 +178,7 @@ const chunksTable = (day: string, asset: Asset, index: number) => partTable('pro
  */
 async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
   const stage = stageTable(day, asset, part.index);
-  const pivot = LEAF_KINDS.map((k) => sql`coalesce(sum(a.balance) filter (where a.kind = ${k}), 0)::bigint as ${sql.ref(k)}`);
+  const pivot = LEAF_KINDS.map((k) => sql`coalesce(bigint_sum(a.balance) filter (where a.kind = ${k}), 0) as ${sql.ref(k)}`);
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));
   const mine = sql`a.asset = ${asset} and a.user_id <> 0 and a.kind in (${sql.join(LEAF_KINDS)}) and ${inPart('a.user_id', part)}`;
   await sql`drop table if exists ${stage}`.execute(db);
@@ -190,7 +190,7 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
       case when p.sum > 0 then ${leafHash(asset)} end as hash, p.sum
     from (
       select b.*, n.nonce
-      from (select a.user_id, ${sql.join(pivot)}, sum(a.balance)::bigint as sum from accounts a where ${mine} group by a.user_id) b
+      from (select a.user_id, ${sql.join(pivot)}, bigint_sum(a.balance) as sum from accounts a where ${mine} group by a.user_id) b
       left join proof_nonces n on n.user_id = b.user_id
     ) p`.execute(db);
   await drawMissing(db, stage, day, asset);

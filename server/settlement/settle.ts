@@ -118,7 +118,7 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
   const output = (poolBalance * numerator) / denominator;
   const power = await sql<{ total: bigint }>`
-    select coalesce(sum(power), 0)::bigint as total from orders where ${runningOn('pool', day)}`.execute(trx);
+    select coalesce(bigint_sum(power), 0) as total from orders where ${runningOn('pool', day)}`.execute(trx);
   const totalPower = power.rows[0]?.total ?? 0n;
   const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance };
   await trx

@@ -84,7 +84,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
       coalesce(o.active, 0)::bigint as own, e.user_id is not null as earner
     from users u
     left join (
-      select user_id, sum(principal)::bigint as active from orders
+      select user_id, bigint_sum(principal) as active from orders
       where status in ${ORDERS.held} group by user_id
     ) o on o.user_id = u.id
     left join (select distinct earner as user_id from (${staticSources(day)}) s) e on e.user_id = u.id
@@ -114,7 +114,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
           select user_id, parent, depth, own, quantity, members, direct, earner from team_next';
         execute 'drop table team_level';
         execute 'create temp table team_level on commit drop as
-          select parent, sum(own + quantity)::bigint as quantity, sum(1 + members)::bigint as members,
+          select parent, bigint_sum(own + quantity) as quantity, bigint_sum(1 + members) as members,
             count(*) as direct
           from team_next where parent is not null group by parent';
         execute 'drop table team_next';
@@ -305,7 +305,7 @@ function lockupsOf(day: string, team: TeamConfig) {
         (case ${sql.raw(unlockable)} else 0 end)::bigint,
         case ${sql.raw(percent)} else '0' end,
         ${addDays(day, team.lockupDays)}::date
-      from (select user_id, sum(amount)::bigint as amount from paid group by user_id) r
+      from (select user_id, bigint_sum(amount) as amount from paid group by user_id) r
       -- The day's roll-up (own = team_stats.active): without an index, so it is hashed once,
       -- where team_stats' index was probed once per receiver (1.7 s at 200,000). Not the staged
       -- uplines: they hold the day's earners only, and a receiver need not be one.
