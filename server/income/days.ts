@@ -52,13 +52,19 @@ export async function summarizeIncomeDays(db: Db): Promise<void> {
  * statistics): the day's own, or the week's made before the days; otherwise the whole table.
  */
 export async function analyzeIncomeDay(db: Executor, day: string): Promise<void> {
+  let table = 'income';
   for (const name of [incomePartition(day), weekPartition('income', day)]) {
     if (await partitionExists(db, 'income', name)) {
-      await sql`analyze ${sql.table(name)}`.execute(db);
-      return;
+      table = name;
+      break;
     }
   }
-  await sql`analyze income`.execute(db);
+  // What the plans need is how many lines there are and the kinds' shares: a sample of 3,000
+  // rows (a tenth of the default) tells them, in 30 ms instead of 430 to 720 ms on the day's
+  // two million lines at a million holders, on the day's longer path.
+  await sql`set local default_statistics_target = 10`.execute(db);
+  await sql`analyze ${sql.table(table)}`.execute(db);
+  await sql`reset default_statistics_target`.execute(db);
 }
 
 /**

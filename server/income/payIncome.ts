@@ -14,8 +14,12 @@ type StepBase = {
   from: 'treasury' | 'supercomputing_pool';
   /** When the entry is dated (the app's clock); the database's time without it. */
   at?: Date | undefined;
-  /** The caller's own writes from what was paid (CTEs reading `paid`), in the same statement. */
-  also?: RawBuilder<unknown>;
+  /**
+   * The caller's own writes from what was paid (CTEs reading `paid`), in the same statement;
+   * `fresh` on a first run, when the step has no line yet (nor, in the same statement, anything
+   * else), so a write may skip checking for a conflict, as the lines' insert does.
+   */
+  also?: (fresh: boolean) => RawBuilder<unknown>;
   /**
    * The names of `also`'s data-modifying CTEs, each with a RETURNING clause: read by the
    * statement's report so that they are done before the balances lock the paying account.
@@ -73,7 +77,7 @@ export async function payIncome(trx: Transaction<Database>, step: IncomeStep): P
       ref: `settlement:${step.day}:${step.kind}`,
       at: step.at,
       with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)}${
-        step.also ? sql`, ${step.also}` : sql``
+        step.also ? sql`, ${step.also(fresh)}` : sql``
       }`,
       // The holders' side is the lines themselves (each names the entry and the account: the
       // ledger's view ledger_postings), so only the paying account's posting is a row of postings.

@@ -251,7 +251,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
     from: 'treasury',
     at,
     part,
-    also: lockupsOf(day, team),
+    also: (fresh) => lockupsOf(day, team, fresh),
     alsoWrites: ['lockups_written'],
     candidates: sql`
       with source as (${staticSources(day)}),
@@ -287,7 +287,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
  * statement, from what it paid (one sum per receiver), so the day's rebate lines are not read again;
  * what the receiver holds comes from the day's roll-up (rollUpTeam).
  */
-function lockupsOf(day: string, team: TeamConfig) {
+function lockupsOf(day: string, team: TeamConfig, fresh: boolean) {
   const tiers = team.unlockTiers
     .map(([holding, share]) => ({ holding: units(holding), share }))
     .sort((a, b) => (BigInt(b.holding) > BigInt(a.holding) ? 1 : -1));
@@ -312,7 +312,9 @@ function lockupsOf(day: string, team: TeamConfig) {
       left join team_roll ts on ts.user_id = r.user_id
       where r.amount > 0
       order by r.user_id
-      on conflict (user_id, day) do nothing
+      -- A first run's are new: a plain insert (a duplicate would fail the step, as a line's
+      -- would) cost 0.33 s against 0.55 s with the check, for a part's 102,000 at a million holders.
+      ${fresh ? sql`` : sql`on conflict (user_id, day) do nothing`}
       returning 1
     )`;
 }
