@@ -8,6 +8,7 @@ import { analyzeIncomeDay } from '../income/days.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
+import { analyzeOnSample } from '../db/analyze.ts';
 import { decimalText, noticesFrom } from '../notify/notices.ts';
 
 type Trx = Transaction<Database>;
@@ -95,7 +96,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   // finds them (at a million members the levels took 1.5 s instead of 2.6 s with a B-tree over
   // members in id order, and the index 0.1 s instead of 0.6 s).
   await sql`create index on team_members using brin (depth)`.execute(trx);
-  await sql`analyze team_members`.execute(trx);
+  await analyzeOnSample(trx, 'team_members');
   await sql`truncate team_roll`.execute(trx);
   // Deepest level first, each level in a table of its own: a member's team is the sum of its
   // children's (own + team), read from the level below, so every statement joins two levels
@@ -124,7 +125,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   // Written a depth at a time: the block-range index on depth (migration 0030) finds a depth's
   // members once its ranges are summarised.
   await sql`select brin_summarize_new_values('team_roll_depth')`.execute(trx);
-  await sql`analyze team_roll`.execute(trx);
+  await analyzeOnSample(trx, 'team_roll');
 }
 
 /**
@@ -214,7 +215,7 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
     end $$`.execute(trx);
   // Statistics of the filled lists: unanalysed, the planner would take the rebates' candidates
   // for a handful of rows and join them back with a nested loop.
-  await sql`analyze rebate_uplines`.execute(trx);
+  await analyzeOnSample(trx, 'rebate_uplines');
 }
 
 /**
