@@ -96,7 +96,14 @@ async function firstOrLaterRun(trx: Transaction<Database>, step: IncomeStep) {
     if (!isUniqueViolation(error)) throw error;
     await sql`rollback to savepoint income_first_run`.execute(trx);
     if (await nothingPaid(trx, step)) throw error;
-    return payRun(trx, step, false);
+    // A later run joins what is due to the lines already there. Planned on statistics a day's
+    // writes had not reached yet, that join was seen as a nested loop of the orders over the
+    // day's lines, in the old code (19.7 s instead of 0.5 s for 100,000 orders) and in this one
+    // (minutes at a million): hashed or merged, it is linear.
+    await sql`set local enable_nestloop = off`.execute(trx);
+    const paid = await payRun(trx, step, false);
+    await sql`reset enable_nestloop`.execute(trx);
+    return paid;
   }
 }
 
