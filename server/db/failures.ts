@@ -31,3 +31,9 @@ export function isValueRefusedByDatabase(error: unknown): boolean {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && VALUE_CODES.has(code);
 }
+
+/** The SQLSTATE of a database error (the `code` node-postgres and PGlite give it), if it has one. */
+export function sqlStateOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { IncomeKind } from '../../contract/income.ts';
 import type { Database } from '../db/schema.ts';
+import { sqlStateOf } from '../db/failures.ts';
 import { postBatch } from '../ledger/batch.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
 import { LINE_COLUMNS } from './inputs.ts';
@@ -108,8 +109,7 @@ async function firstOrLaterRun(trx: Transaction<Database>, step: IncomeStep) {
 }
 
 /** SQLSTATE 23505: a unique index refused the row. */
-const isUniqueViolation = (error: unknown) =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+const isUniqueViolation = (error: unknown) => sqlStateOf(error) === '23505';
 
 /** One run of the step, in one statement (a first run when `fresh`, else a later one). */
 async function payRun(trx: Transaction<Database>, step: IncomeStep, fresh: boolean) {

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
+import { sqlStateOf } from '../db/failures.ts';
 
 /** System accounts belong to user 0. */
 export const SYSTEM = 0n;
@@ -113,7 +114,7 @@ async function applyPosting(trx: Transaction<Database>, p: Posting): Promise<voi
 
 /** SQLSTATE 23514: a CHECK refused the row (here: `balance_not_negative`). */
 export function isCheckViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23514';
+  return sqlStateOf(error) === '23514';
 }
 
 /** One account's balance (zero when it has never been touched). */
