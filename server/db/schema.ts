@@ -60,6 +60,9 @@ interface UsersTable {
   invite_code: string;
   inviter_id: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
   path: ColumnType<bigint[], bigint[] | undefined, bigint[]>;
+  /** Generated from the path (migration 0033): its last entry, and its length. */
+  parent: ColumnType<bigint | null, never, never>;
+  depth: ColumnType<number, never, never>;
   created_at: Timestamp;
   /** When the inviter was bound (server clock); null until then. */
   bound_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

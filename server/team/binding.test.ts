@@ -45,7 +45,7 @@ describe.each(DATABASES)('binding under concurrent binds, and the tree check, on
 
   /** Every stored path equals its inviter's path plus the inviter, walked from inviter_id here. */
   async function expectTreeSound() {
-    const rows = await t.ctx.db.selectFrom('users').select(['id', 'inviter_id', 'path']).execute();
+    const rows = await t.ctx.db.selectFrom('users').select(['id', 'inviter_id', 'path', 'parent', 'depth']).execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
     for (const row of rows) {
       const expected: bigint[] = [];
@@ -54,6 +54,11 @@ describe.each(DATABASES)('binding under concurrent binds, and the tree check, on
         expected.unshift(at);
       }
       expect(row.path.map(String)).toEqual(expected.map(String));
+      // The roll-up reads these (migration 0033): the generated columns follow every path written.
+      expect({ parent: row.parent?.toString() ?? null, depth: row.depth }).toEqual({
+        parent: expected.at(-1)?.toString() ?? null,
+        depth: expected.length,
+      });
     }
     expect(await checkTree(t.ctx.db)).toMatchObject({ ok: true, stalePaths: 0, cycles: [], selfRebateLines: 0 });
   }

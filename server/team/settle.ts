@@ -76,12 +76,14 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   await analyzeIncomeDay(trx, day);
   // Members, their orders and the earners joined in id order (users' and orders' keys both start
   // with it), not hashed: at a million members 1.9 s against 3.4 and 3.8 s with the planner's
-  // hashes of a million orders' sums and of the members.
+  // hashes of a million orders' sums and of the members. Each member's parent and depth come from
+  // the index users_tree alone (generated from the path, migration 0033): 0.7 s of reading users'
+  // rows with their paths at a million members, the team step 4.6 to 4.9 s before, 3.7 s after.
   await sql`set local enable_hashjoin = off`.execute(trx);
   await sql`set local enable_hashagg = off`.execute(trx);
   await sql`
     create temp table team_members on commit drop as
-    select u.id as user_id, u.path[cardinality(u.path)] as parent, cardinality(u.path) as depth,
+    select u.id as user_id, u.parent, u.depth,
       coalesce(o.active, 0)::bigint as own, e.user_id is not null as earner
     from users u
     left join (
