@@ -3,7 +3,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../contract/products.ts';
 import { parseRate } from '../../contract/money.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, type TeamConfig } from '../config.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import type { Database } from '../db/schema.ts';
 import { lineInputs } from '../income/inputs.ts';
@@ -55,12 +55,12 @@ async function figuresStored(t: TestApp) {
  * The rebates as computed before the top-down uplines: every earner's whole path unnested and
  * its effective ancestors numbered (O(earners × depth)). The oracle of `payRebates`.
  */
-async function rebatesByPaths(trx: Transaction<Database>) {
-  const rates = team.rebateRates.map((rate, i) => {
+async function rebatesByPaths(trx: Transaction<Database>, rules: TeamConfig = team) {
+  const rates = rules.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
     return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
   });
-  const rateText = team.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
+  const rateText = rules.rebateRates.map((rate, i) => `when ${i + 1} then '${rate.trim()}'`);
   const { rows } = await sql<RebateRow>`
     with source as (
       select i.user_id as earner, i.order_id, i.amount, u.path
@@ -82,7 +82,7 @@ async function rebatesByPaths(trx: Transaction<Database>) {
         'rate', case e.generation ${sql.raw(rateText.join(' '))} end,
         'earner', e.earner::text, 'branch', e.branch::text) as inputs
     from effective e
-    where e.generation <= ${team.rebateRates.length} and e.generation <= e.level
+    where e.generation <= ${rules.rebateRates.length} and e.generation <= e.level
     order by 1, 2`.execute(trx);
   return rows;
 }
@@ -173,7 +173,7 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
    * Plants a random forest with the day's static lines in a transaction, runs `pay` after the
    * day's figures, checks the rebate lines against the path-by-path walk, and rolls back.
    */
-  const rebatesProperty = (pay: (trx: Transaction<Database>) => Promise<void>) =>
+  const rebatesProperty = (pay: (trx: Transaction<Database>, rules: TeamConfig) => Promise<void>, rules: TeamConfig = team) =>
     fc.asyncProperty(forest, fc.array(fc.integer({ min: 0, max: 5_000_000 }), { maxLength: 60 }), async (spec, earnings) => {
       await t.ctx.db
         .transaction()
@@ -184,9 +184,9 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
             insert into income (user_id, order_id, day, kind, amount, inputs)
             select o.user_id, o.id, ${DAY}::date, 'static', (${earnings}::bigint[])[1 + (row_number() over (order by o.id))::int % greatest(${earnings.length}, 1)], '{}'
             from orders o where o.user_id = any(${ids}::bigint[]) and ${earnings.length} > 0`.execute(trx);
-          await refreshTeamStats(trx, DAY, team);
-          const expected = await rebatesByPaths(trx);
-          await pay(trx);
+          await refreshTeamStats(trx, DAY, rules);
+          const expected = await rebatesByPaths(trx, rules);
+          await pay(trx, rules);
           expect(await rebatesPaid(trx)).toEqual(expected);
           // Each receiver's lock-up of the day holds what their lines paid, however they were paid.
           const { rows } = await sql<{ n: bigint }>`
@@ -209,6 +209,22 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
       }),
       { numRuns: kind === 'pglite' ? 40 : 25 },
     );
+  });
+
+  it('pay the same rebates as the path-by-path walk with one, two and seven generations', async () => {
+    // The uplines keep as many places as there are rates (stageRebates writes their columns).
+    const rates = ['0.10', '0.05', '0.03', '0.02', '0.01', '0.005', '0.002'];
+    for (const generations of [1, 2, 7]) {
+      await fc.assert(
+        rebatesProperty(
+          async (trx, rules) => {
+            await payRebates(trx, DAY, rules);
+          },
+          { ...team, rebateRates: rates.slice(0, generations) },
+        ),
+        { numRuns: kind === 'pglite' ? 12 : 8 },
+      );
+    }
   });
 
   it('pay the same rebates in parts by receiver as in one, over random forests and part counts', async () => {
