@@ -12,8 +12,8 @@ const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to c
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 4) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  const code = sqlStateOf(error);
+  if (code !== undefined && (NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
   if (DRIVER_MESSAGES.test(error.message)) return true;
   const nested = [error.cause, ...(error instanceof AggregateError ? error.errors : [])];
   return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1));
@@ -28,11 +28,13 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 const VALUE_CODES = new Set(['22001', '22003', '22007', '22008', '22021', '22P02']);
 
 export function isValueRefusedByDatabase(error: unknown): boolean {
-  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && VALUE_CODES.has(code);
+  return error instanceof Error && VALUE_CODES.has(sqlStateOf(error) ?? '');
 }
 
-/** The SQLSTATE of a database error (the `code` node-postgres and PGlite give it), if it has one. */
+/**
+ * The SQLSTATE of a database error (the `code` node-postgres and PGlite give it), if it has one;
+ * a socket's failure carries its errno name there instead (ECONNRESET).
+ */
 export function sqlStateOf(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { sqlStateOf } from './failures.ts';
 
 /**
  * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
@@ -9,8 +10,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
 
 export function isRetryableConflict(error: unknown, depth = 0): boolean {
   if (!(error instanceof Error) || depth > 4) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && RETRYABLE.has(code)) return true;
+  if (RETRYABLE.has(sqlStateOf(error) ?? '')) return true;
   return isRetryableConflict(error.cause, depth + 1);
 }
 
