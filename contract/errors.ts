@@ -82,6 +82,12 @@ export const ERRORS = {
   AUTO_RENEW_PRODUCT: { code: 153, http: 422, message: 'err.autoRenewProduct' },
   /** 154: auto-renew switched on an order that is no longer running (matured, redeemed, renewed). */
   AUTO_RENEW_CLOSED: { code: 154, http: 422, message: 'err.autoRenewClosed' },
+  /** 160: a recharge or transfer in the exchange refused: the holder's exchange balance is short (nothing credited). */
+  EXCHANGE_BALANCE: { code: 160, http: 422, message: 'err.exchangeBalance' },
+  /** 161: a recharge or transfer in without the holder's consent at the exchange (withdrawn, or never given): sign in again. */
+  EXCHANGE_CONSENT: { code: 161, http: 422, message: 'err.exchangeConsent' },
+  /** 162: a reconciliation difference that is not there, or resolved already. */
+  DIFFERENCE_NONE: { code: 162, http: 404, message: 'err.differenceNone' },
   /** 413: a request body over the limit (64 KB). */
   PAYLOAD_TOO_LARGE: { code: 413, http: 413, message: 'err.payloadTooLarge' },
 } as const satisfies Record<string, { code: number } & Entry>;

@@ -5,7 +5,7 @@ export const ASSETS = ['AIC', 'USDT'] as const;
 export const Asset = Type.Union([Type.Literal('AIC'), Type.Literal('USDT')]);
 export type Asset = Static<typeof Asset>;
 
-/** Wallet movements: in from the exchange (immediate) or out to it (reviewed first). */
+/** Wallet movements: in from the exchange (once it confirms the debit) or out to it (reviewed first). */
 export const TransferType = Type.Union([
   Type.Literal('recharge'),
   Type.Literal('transfer_in'),
@@ -16,8 +16,16 @@ export type TransferType = Static<typeof TransferType>;
 export const TRANSFER_TYPES: readonly TransferType[] = ['recharge', 'transfer_in', 'transfer_out', 'withdraw'];
 export const INBOUND: readonly TransferType[] = ['recharge', 'transfer_in'];
 
+/**
+ * requested: sent to the exchange, not yet confirmed; under_review: waiting for an operator;
+ * sending: approved, on its way to the exchange; unknown: the exchange's answer did not arrive
+ * and the platform is finding out; success and failure are final (server/wallet/transfers.ts).
+ */
 export const TransferStatus = Type.Union([
+  Type.Literal('requested'),
   Type.Literal('under_review'),
+  Type.Literal('sending'),
+  Type.Literal('unknown'),
   Type.Literal('success'),
   Type.Literal('failure'),
 ]);
@@ -29,8 +37,8 @@ const AssetBalance = Type.Object({
   available: AmountString,
   /** Held for withdrawals and transfers out under review. */
   pending: AmountString,
-  /** The user's balance on the exchange side. */
-  exchange: AmountString,
+  /** The user's balance on the exchange side, as the exchange says; null when it cannot be asked right now. */
+  exchange: Type.Union([AmountString, Type.Null()]),
 });
 export const AssetData = Type.Object({
   /** All platform-wallet assets valued in AIC at the current price. */
@@ -46,7 +54,7 @@ export const TransferPageData = Type.Object({
     Type.Object({
       asset: Asset,
       available: AmountString,
-      exchange: AmountString,
+      exchange: Type.Union([AmountString, Type.Null()]),
       /** The least amount of a recharge or transfer in. */
       minimum: AmountString,
       fee: AmountString,

@@ -12,6 +12,7 @@ import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sessionRoutes } from './auth/sessionRoutes.ts';
 import type { AppContext } from './context.ts';
+import { EXCHANGE_PREFIX } from '../contract/exchange.ts';
 import { activityRoutes } from './activity/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { earnRoutes } from './earn/routes.ts';
@@ -28,7 +29,10 @@ import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
 import { partValidators } from './http/validation.ts';
 import { createMetrics, installObservability, type Metrics } from './operator/observability.ts';
-import { embeddedExchange, externalExchange } from './wallet/exchange.ts';
+import { type EmbeddedExchange, mountEmbeddedExchange } from './exchange/embedded.ts';
+import { type Exchange, exchangeOf } from './wallet/exchange.ts';
+import { httpExchangeClient } from './wallet/exchangeClient.ts';
+import { webhookRoutes } from './wallet/webhookRoutes.ts';
 import { statementRoutes } from './statement/routes.ts';
 import { reviewRoutes } from './wallet/reviewRoutes.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -38,6 +42,10 @@ export type AppOptions = { logger?: boolean | object };
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
+    /** The wallet's side of the exchange (its API client and the holders' consent). */
+    exchange: Exchange;
+    /** The embedded exchange when this process serves one (no OIDC_ISSUER): its faults, for tests. */
+    embeddedExchange: EmbeddedExchange | undefined;
   }
 }
 
@@ -100,9 +108,28 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   const embedded = !ctx.config.oidcIssuer;
-  if (embedded) await mountEmbeddedProvider(app, ctx);
-  const oauth = createOAuthClient(ctx, embedded ? injectFetch(app, new URL(ctx.config.publicUrl).origin) : undefined);
-  const exchange = embedded ? embeddedExchange : externalExchange;
+  // This process's own addresses (the embedded provider and exchange) without a network hop.
+  const local = injectFetch(app, new URL(ctx.config.publicUrl).origin);
+  const localFetch: typeof fetch = (url, init) => local(String(url), init as Parameters<typeof local>[1]);
+  const provider = embedded ? await mountEmbeddedProvider(app, ctx) : undefined;
+  app.decorate('embeddedExchange', provider ? await mountEmbeddedExchange(app, ctx, provider, localFetch) : undefined);
+  const oauth = createOAuthClient(ctx, embedded ? local : undefined);
+  const exchange = exchangeOf({
+    db: ctx.db,
+    key: ctx.config.exchangeTokenKey,
+    refresh: (grant) => oauth.refresh(grant),
+    // The embedded exchange is reached through the same HTTP client as a real one.
+    client: httpExchangeClient({
+      baseUrl: ctx.config.exchangeApiUrl ?? `${ctx.config.publicUrl}${EXCHANGE_PREFIX}`,
+      clientId: ctx.config.oidcClientId,
+      clientSecret: ctx.config.oidcClientSecret,
+      timeoutMs: ctx.config.exchangeTimeoutMs,
+      attempts: ctx.config.exchangeAttempts,
+      fetch: ctx.config.exchangeApiUrl ? fetch : localFetch,
+    }),
+  });
+  app.decorate('exchange', exchange);
+  await app.register(webhookRoutes(ctx, exchange));
 
   await app.register(dashboardRoutes, { ctx });
   await app.register(authRoutes, { ctx, oauth, exchange });

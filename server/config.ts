@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { formatUnits, parseAmount } from '../contract/money.ts';
 import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
@@ -30,6 +31,22 @@ export type Config = {
   oidcIssuer: string | undefined;
   oidcClientId: string;
   oidcClientSecret: string;
+  /** The exchange's transfer API (contract/exchange.ts); unset: the embedded one at {publicUrl}/exchange. */
+  exchangeApiUrl: string | undefined;
+  /** How long one call to the exchange's API may take before it counts as unknown (ms). */
+  exchangeTimeoutMs: number;
+  /** Tries of one call to the exchange's API before it is left to the transfer worker. */
+  exchangeAttempts: number;
+  /** The key (32 bytes, base64 or hex) that encrypts holders' exchange tokens at rest. */
+  exchangeTokenKey: Buffer;
+  /** The secret that signs the exchange's webhooks (both sides). */
+  exchangeWebhookSecret: string;
+  /** Where this server's embedded exchange sends its webhooks; unset: its own platform. */
+  exchangeWebhookUrl: string | undefined;
+  /** Faults the embedded exchange makes (server/exchange/faults.ts): tests and drills only. */
+  exchangeFaults: string | undefined;
+  /** How often unfinished transfers are driven to a final state (ms); 0: only by requests. */
+  transferWorkerIntervalMs: number;
   /** Where the exchange may send people back to: the web app's home addresses. */
   redirectUris: string[];
   sessionTtlDays: number;
@@ -206,8 +223,25 @@ function clockStart(env: NodeJS.ProcessEnv): Date | undefined {
   return at;
 }
 
+/** A 32-byte key written in base64 or hex. */
+function envKey(env: NodeJS.ProcessEnv, name: string, fallback: () => Buffer): Buffer {
+  const raw = given(env, name);
+  if (raw === undefined) return fallback();
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  if (key.length !== 32) refuse(name, '32 bytes written in base64 or hex (openssl rand -base64 32)', '…');
+  return key;
+}
+
 function userIds(env: NodeJS.ProcessEnv, name: string): bigint[] {
   return list(env[name]).map((id) => (/^\d+$/.test(id) ? BigInt(id) : refuse(name, 'user ids separated by commas', id)));
+}
+
+/** `EXCHANGE_FAULTS`: name=number pairs (server/exchange/faults.ts reads them). */
+function checkFaults(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^\s*(\w+=[\d.]+\s*)(,\s*\w+=[\d.]+\s*)*$/.test(value)) {
+    refuse('EXCHANGE_FAULTS', 'name=number pairs separated by commas, such as timeoutAfterApply=0.1', value);
+  }
+  return value;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -222,6 +256,11 @@ function checkTogether(env: NodeJS.ProcessEnv, config: Config): void {
   }
   if (config.clockAdjustable) {
     throw new ConfigError('CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it');
+  }
+  if (!config.exchangeApiUrl) {
+    throw new ConfigError(
+      "OIDC_ISSUER is set but EXCHANGE_API_URL is not: set the address of the exchange's transfer API (for another instance's embedded exchange, http://HOST:PORT/exchange)",
+    );
   }
 }
 
@@ -251,7 +290,7 @@ function defaultRedirectUris(publicUrl: string, port: number, embedded: boolean)
  * exchange lets anyone sign in as anyone (the operator too) and hands out demo money.
  * `demoDefaults`: the address is local, or DEMO=true (worked out once in loadConfig).
  */
-function checkPublic(config: Config, demoDefaults: boolean): void {
+function checkPublic(env: NodeJS.ProcessEnv, config: Config, demoDefaults: boolean): void {
   if (demoDefaults) return;
   const where = `PUBLIC_URL ${config.publicUrl} is a public address`;
   const orDemo = 'or set DEMO=true for a public demo';
@@ -260,6 +299,9 @@ function checkPublic(config: Config, demoDefaults: boolean): void {
   }
   if (config.oidcClientSecret === DEMO_CLIENT_SECRET) {
     throw new ConfigError(`OIDC_CLIENT_SECRET is the embedded exchange's demo secret and ${where}: set the secret your exchange gave this app, ${orDemo}`);
+  }
+  if (!given(env, 'EXCHANGE_TOKEN_KEY')) {
+    throw new ConfigError(`EXCHANGE_TOKEN_KEY is not set and ${where}: set 32 random bytes (openssl rand -base64 32) to encrypt holders' exchange tokens, ${orDemo}`);
   }
   if (config.seedDemo) {
     throw new ConfigError(`SEED_DEMO=true fills the books with demo money and ${where}: unset it, ${orDemo}`);
@@ -295,6 +337,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidcIssuer: envUrl(env, 'OIDC_ISSUER'),
     oidcClientId: envString(env, 'OIDC_CLIENT_ID', 'aic-earn'),
     oidcClientSecret: envString(env, 'OIDC_CLIENT_SECRET', DEMO_CLIENT_SECRET),
+    exchangeApiUrl: envUrl(env, 'EXCHANGE_API_URL')?.replace(/\/$/, ''),
+    exchangeTimeoutMs: envInt(env, 'EXCHANGE_TIMEOUT_MS', 10_000),
+    exchangeAttempts: Math.max(1, envInt(env, 'EXCHANGE_ATTEMPTS', 3)),
+    // The demo's key is derived from the demo secret; a public address must set its own (checkPublic).
+    exchangeTokenKey: envKey(env, 'EXCHANGE_TOKEN_KEY', () =>
+      createHash('sha256').update(`exchange-token-key:${envString(env, 'OIDC_CLIENT_SECRET', DEMO_CLIENT_SECRET)}`).digest(),
+    ),
+    exchangeWebhookSecret: envString(env, 'EXCHANGE_WEBHOOK_SECRET', envString(env, 'OIDC_CLIENT_SECRET', DEMO_CLIENT_SECRET)),
+    exchangeWebhookUrl: envUrl(env, 'EXCHANGE_WEBHOOK_URL'),
+    exchangeFaults: checkFaults(given(env, 'EXCHANGE_FAULTS')),
+    transferWorkerIntervalMs: envInt(env, 'TRANSFER_WORKER_INTERVAL_MS', 5_000),
     redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: userIds(env, 'OPERATOR_USER_IDS'),
@@ -349,6 +402,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
   };
   checkTogether(env, config);
-  checkPublic(config, demoDefaults);
+  checkPublic(env, config, demoDefaults);
   return config;
 }

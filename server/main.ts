@@ -7,6 +7,7 @@ import { startPushDispatcher } from './notify/push.ts';
 import { systemClock } from './platform/clock.ts';
 import { seedDemoData } from './platform/seed.ts';
 import { startScheduler } from './settlement/scheduler.ts';
+import { startTransferWorker } from './wallet/worker.ts';
 
 /** Starts the server: database (embedded PGlite unless DATABASE_URL), migrations, demo data. */
 async function main(): Promise<void> {
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
 
   let stopScheduler = () => {};
   let stopPush = () => {};
+  let stopTransfers = () => {};
   let closeMetrics = async () => {};
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -35,6 +37,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     stopScheduler();
     stopPush();
+    stopTransfers();
     await closeMetrics();
     await app.close();
     await handle.close();
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
     app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
   }
   stopScheduler = startScheduler(ctx, app.log, app.metrics);
+  stopTransfers = startTransferWorker(ctx, app.exchange, app.log);
   // Web Push goes out where the scheduled work runs (the scheduler's process in a deployment).
   if (config.settlementIntervalMs > 0) stopPush = startPushDispatcher(ctx, app.log);
   app.log.info(

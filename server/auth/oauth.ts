@@ -1,18 +1,35 @@
 import * as client from 'openid-client';
 import type { AppContext } from '../context.ts';
+import { TRANSFER_SCOPE } from '../../contract/exchange.ts';
 import { AppError, upstreamError } from '../http/errors.ts';
 
 /** The sign-in state of one redirect lives this long (PRODUCT.md: 10 minutes). */
 const STATE_TTL_MS = 10 * 60_000;
 
-type SignedInIdentity = { subject: string; name: string; redirectRefer: string | null };
+/** The holder's consent to be debited by the platform: the exchange's tokens for the transfer scope. */
+export type ExchangeGrant = { subject: string; accessToken: string; refreshToken: string | null; expiresAt: Date };
+
+type SignedInIdentity = { subject: string; name: string; redirectRefer: string | null; grant: ExchangeGrant };
 
 export type OAuthClient = {
   issuer: string;
   authorizationUrl(input: { redirectUri: string; lang?: string; redirectRefer?: string; prompt?: 'login' }): Promise<string>;
   /** Exchanges a code for a verified identity; each state is accepted once. */
   exchange(code: string, state: string): Promise<SignedInIdentity>;
+  /** New tokens for a holder's refresh token; 'revoked' when the exchange no longer honours it. */
+  refresh(grant: ExchangeGrant): Promise<ExchangeGrant | 'revoked'>;
 };
+
+const SCOPE = `openid profile ${TRANSFER_SCOPE}`;
+
+function grantOf(tokens: client.TokenEndpointResponse, subject: string, previous?: ExchangeGrant): ExchangeGrant {
+  return {
+    subject,
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? previous?.refreshToken ?? null,
+    expiresAt: new Date(Date.now() + (tokens.expires_in ?? 600) * 1000),
+  };
+}
 
 /**
  * The platform as an OAuth 2.0 / OpenID Connect client of the exchange: authorization code
@@ -68,7 +85,7 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         .execute();
       const url = client.buildAuthorizationUrl(config, {
         redirect_uri: redirectUri,
-        scope: 'openid profile',
+        scope: SCOPE,
         state,
         nonce,
         code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
@@ -114,12 +131,29 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         const claims = tokens.claims();
         if (!claims) throw new Error('no ID token');
         const name = typeof claims.name === 'string' && claims.name ? claims.name : claims.sub;
-        return { subject: `${config.serverMetadata().issuer}|${claims.sub}`, name, redirectRefer: pending.redirect_refer };
+        return {
+          subject: `${config.serverMetadata().issuer}|${claims.sub}`,
+          name,
+          redirectRefer: pending.redirect_refer,
+          grant: grantOf(tokens, claims.sub),
+        };
       } catch (error) {
         if (error instanceof AppError) throw error;
         const upstream = upstreamError(error, 'login');
         if (upstream.errorName === 'GATEWAY_TIMEOUT') throw upstream;
         throw new AppError('LOGIN_FAILED', error instanceof Error ? error.message : String(error));
+      }
+    },
+
+    async refresh(grant) {
+      if (!grant.refreshToken) return 'revoked';
+      const config = await configuration();
+      try {
+        return grantOf(await client.refreshTokenGrant(config, grant.refreshToken), grant.subject, grant);
+      } catch (error) {
+        // invalid_grant: the holder (or the exchange) withdrew the consent; anything else may pass.
+        if (error instanceof client.ResponseBodyError && error.error === 'invalid_grant') return 'revoked';
+        throw error;
       }
     },
   };

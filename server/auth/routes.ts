@@ -7,21 +7,21 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken } from './guard.ts';
-import type { OAuthClient } from './oauth.ts';
+import type { ExchangeGrant, OAuthClient } from './oauth.ts';
 import { createSession, revokeSession } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
 import { transact } from '../db/transact.ts';
 
 /**
- * What sign-in needs of the exchange: a new user's first balances. `wallet/exchange.ts`'s
- * `ExchangeAdapter` is one, passed in by `app.ts`, so auth imports nothing of wallet.
+ * What sign-in hands the wallet: the holder's consent to be debited at the exchange (their
+ * tokens). `wallet/consent.ts` keeps it, passed in by `app.ts`, so auth imports nothing of wallet.
  */
-type NewUserHook = {
-  /** Called once, in the transaction that creates the user, at `now` of the app's clock. */
-  onUserCreated(trx: Transaction<Database>, userId: bigint, now: Date): Promise<void>;
+type SignInHook = {
+  /** Called in the transaction that finds or creates the user, at `now` of the app's clock. */
+  onSignedIn(trx: Transaction<Database>, userId: bigint, grant: ExchangeGrant, now: Date): Promise<void>;
 };
 
-export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: NewUserHook };
+export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: SignInHook };
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx, oauth, exchange }) => {
   app.get(
@@ -52,8 +52,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
     async (request) => {
       const identity = await oauth.exchange(request.query.code, request.query.state);
       const user = await transact(ctx.db, async (trx) => {
-        const { user, created } = await findOrCreateUser(trx, identity.subject, identity.name);
-        if (created) await exchange.onUserCreated(trx, user.id, ctx.clock.now());
+        const { user } = await findOrCreateUser(trx, identity.subject, identity.name);
+        await exchange.onSignedIn(trx, user.id, identity.grant, ctx.clock.now());
         return user;
       });
       const token = await createSession(

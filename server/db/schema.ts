@@ -15,6 +15,8 @@ export type AccountKind =
   | 'treasury'
   | 'supercomputing_pool'
   | 'exchange'
+  /** User 0: approved withdrawals and transfers out on their way to the exchange. */
+  | 'exchange_clearing'
   | 'withdrawals_pending';
 
 export type Asset = 'AIC' | 'USDT';
@@ -106,11 +108,85 @@ interface TransfersTable {
   type: 'recharge' | 'transfer_in' | 'transfer_out' | 'withdraw';
   asset: Asset;
   amount: Big;
-  status: 'under_review' | 'success' | 'failure';
+  status: 'requested' | 'under_review' | 'sending' | 'unknown' | 'success' | 'failure';
   reason: string | null;
   created_at: Timestamp;
   reviewed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   reviewed_by: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  /** The platform's transfer id at the exchange (its idempotency key). */
+  exchange_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The Idempotency-Key of the request that started it: its answer is stored when it ends. */
+  request_key: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Whose key it is: the holder's for a recharge, the approving operator's for a withdrawal. */
+  request_user: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  /** When the exchange applied or refused it: the day it is reconciled on. */
+  exchange_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Until when one process drives it to the exchange (real time); others leave it alone. */
+  lease_until: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  attempts: ColumnType<number, number | undefined, number>;
+}
+
+interface ExchangeGrantsTable {
+  user_id: Big;
+  /** The holder's subject at the exchange. */
+  subject: string;
+  /** Encrypted (wallet/tokens.ts). */
+  access_token: string;
+  refresh_token: string | null;
+  access_expires_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+interface ReconciliationsTable {
+  day: ColumnType<string, string, string>;
+  differences: number;
+  checked_at: Timestamp;
+}
+
+export type DifferenceKind = 'missing_at_exchange' | 'missing_on_platform' | 'amount' | 'status' | 'omnibus';
+
+interface ReconciliationDifferencesTable {
+  id: ColumnType<bigint, never, never>;
+  day: ColumnType<string, string, string>;
+  kind: DifferenceKind;
+  transfer_id: string | null;
+  asset: string | null;
+  platform: ColumnType<unknown, string | null, string | null>;
+  exchange: ColumnType<unknown, string | null, string | null>;
+  found_at: Timestamp;
+  resolved_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  resolved_by: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  note: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The embedded exchange's books (server/exchange): not the platform's. */
+interface XcAccountsTable {
+  subject: string;
+  asset: Asset;
+  balance: Big;
+  allow_negative: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+interface XcTransfersTable {
+  client_id: string;
+  transfer_id: string;
+  seq: ColumnType<bigint, never, never>;
+  direction: 'debit' | 'credit';
+  subject: string;
+  asset: Asset;
+  amount: Big;
+  status: 'applied' | 'refused';
+  reason: string | null;
+  at: Timestamp;
+}
+
+interface XcPostingsTable {
+  seq: ColumnType<bigint, never, never>;
+  entry: string;
+  subject: string;
+  asset: Asset;
+  amount: Big;
+  at: Timestamp;
 }
 
 interface IdempotencyKeysTable {
@@ -336,6 +412,12 @@ export interface Database {
   settlement_days: SettlementDaysTable;
   provider_store: ProviderStoreTable;
   transfers: TransfersTable;
+  exchange_grants: ExchangeGrantsTable;
+  reconciliations: ReconciliationsTable;
+  reconciliation_differences: ReconciliationDifferencesTable;
+  xc_accounts: XcAccountsTable;
+  xc_transfers: XcTransfersTable;
+  xc_postings: XcPostingsTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -62,6 +62,57 @@ export async function idempotent<T>(
   effect: (trx: Transaction<Database>) => Promise<T>,
   insufficient: AppError = new AppError('BALANCE'),
 ): Promise<Answer> {
+  const result = await keyed(ctx, request, userId, effect, insufficient, true);
+  return 'answer' in result ? result.answer : { status: 200, body: ok(result.started) as Answer['body'] };
+}
+
+/**
+ * For effects that end outside the key's transaction (a transfer the exchange must confirm):
+ * the key is claimed and the effect started in one transaction, its answer left empty for
+ * whoever ends the effect to store (a repeat meanwhile is told to retry). A refusal or a replay
+ * comes back as `answer`, as `idempotent` gives it.
+ */
+export function idempotentStart<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: bigint,
+  effect: (trx: Transaction<Database>, key: string) => Promise<T>,
+  insufficient: AppError = new AppError('BALANCE'),
+): Promise<{ started: T } | { answer: Answer }> {
+  const key = idempotencyKeyOf(request);
+  return keyed(ctx, request, userId, (trx) => effect(trx, key), insufficient, false);
+}
+
+/** How long a repeat waits for the first request's answer before it is told to retry (IDEMPOTENCY_BUSY). */
+const BUSY_WAIT_MS = 15_000;
+const BUSY_POLL_MS = 25;
+
+/** Waits while the key's first request is still running, then gives its answer (or BUSY after a while). */
+async function keyed<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: bigint,
+  effect: (trx: Transaction<Database>) => Promise<T>,
+  insufficient: AppError,
+  storeAnswer: boolean,
+): Promise<{ started: T } | { answer: Answer }> {
+  const until = Date.now() + BUSY_WAIT_MS;
+  for (;;) {
+    const result = await keyedOnce(ctx, request, userId, effect, insufficient, storeAnswer);
+    const busy = 'answer' in result && result.answer.body.code === ERRORS.IDEMPOTENCY_BUSY.code;
+    if (!busy || Date.now() >= until) return result;
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+  }
+}
+
+async function keyedOnce<T>(
+  ctx: AppContext,
+  request: FastifyRequest,
+  userId: bigint,
+  effect: (trx: Transaction<Database>) => Promise<T>,
+  insufficient: AppError,
+  storeAnswer: boolean,
+): Promise<{ started: T } | { answer: Answer }> {
   const key = idempotencyKeyOf(request);
   const hash = requestHash(request);
   const now = ctx.clock.now();
@@ -73,10 +124,10 @@ export async function idempotent<T>(
         .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
         .returning('key')
         .executeTakeFirst();
-      if (!claimed) return replay(trx, userId, key, hash);
-      const answer: Answer = { status: 200, body: ok(await effect(trx)) as Answer['body'] };
-      await store(trx, userId, key, answer);
-      return answer;
+      if (!claimed) return { answer: await replay(trx, userId, key, hash) };
+      const started = await effect(trx);
+      if (storeAnswer) await store(trx, userId, key, { status: 200, body: ok(started) as Answer['body'] });
+      return { started };
     });
   } catch (error) {
     const appError = error instanceof InsufficientBalance ? insufficient : error;
@@ -94,7 +145,7 @@ export async function idempotent<T>(
       })
       .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
       .execute();
-    return answer;
+    return { answer };
   }
 }
 

@@ -6,7 +6,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { INBOUND, type TransferType } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import { newKey } from '../test/signIn.ts';
-import { DEMO_BALANCES } from '../wallet/exchange.ts';
+import { DEMO_BALANCES } from '../exchange/books.ts';
 import { type Answer, type Call, pick, postCall, units } from './load.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
@@ -225,6 +225,14 @@ export class Effects {
       .execute();
     const balance = (asset: Asset, kind: string) =>
       accounts.find((a) => a.asset === asset && a.kind === kind)?.balance ?? 0n;
+    // The holder's balance in the embedded exchange's own books, under their subject there.
+    const user = await db.selectFrom('users').select('subject').where('id', '=', BigInt(userId)).executeTakeFirstOrThrow();
+    const atExchange = await db
+      .selectFrom('xc_accounts')
+      .select(['asset', 'balance'])
+      .where('subject', '=', user.subject.slice(user.subject.indexOf('|') + 1))
+      .execute();
+    const exchangeBalance = (asset: Asset) => atExchange.find((a) => a.asset === asset)?.balance ?? DEMO_BALANCES[asset];
     for (const asset of ['AIC', 'USDT'] as const) {
       let wallet = 0n;
       let pending = 0n;
@@ -249,7 +257,7 @@ export class Effects {
         for (const claim of this.claims) if (claim.userId === userId) wallet += claim.amount;
       }
       expect(
-        { asset, wallet: balance(asset, 'wallet'), pending: balance(asset, 'withdrawals_pending'), exchange: balance(asset, 'exchange_wallet') },
+        { asset, wallet: balance(asset, 'wallet'), pending: balance(asset, 'withdrawals_pending'), exchange: exchangeBalance(asset) },
         `balances of user ${userId}`,
       ).toEqual({ asset, wallet, pending, exchange });
     }

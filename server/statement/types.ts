@@ -17,6 +17,9 @@ const BY_KIND: Record<string, StatementType> = {
   withdraw: 'withdrawal',
   transfer_approved: 'withdrawal',
   transfer_rejected: 'withdrawal_returned',
+  // The exchange refused an approved withdrawal: back to the wallet. Once sent, nothing of the holder's moves.
+  transfer_returned: 'withdrawal_returned',
+  transfer_sent: 'system',
   demo_funding: 'demo_funding',
   seed: 'system',
   fund: 'system',

@@ -1,40 +1,31 @@
 import type { Transaction } from 'kysely';
-import { UNIT } from '../../contract/money.ts';
-import type { Asset, Database } from '../db/schema.ts';
-import { type AccountKey, postEntry, SYSTEM } from '../ledger/ledger.ts';
+import type { Db } from '../db/connect.ts';
+import type { Database } from '../db/schema.ts';
+import { accessTokenOf, type Grant, type Refresh, saveGrant } from './consent.ts';
+import type { ExchangeClient } from './exchangeClient.ts';
+import type { ExchangePort } from './transfers.ts';
 
 /**
- * The exchange as an adapter. In the embedded default the exchange is simulated inside the
- * server: each user's exchange balance is a ledger account (exchange_wallet) whose money came
- * from the outside world's account. A real integration implements the same interface: its
- * counterpart is the platform's own `exchange` account, and it calls the exchange's API.
+ * The wallet's side of the exchange: its API client, the holders' consent (their tokens, kept
+ * sealed) and their subjects there. The same whether the exchange is another company's or the
+ * embedded one: `app.ts` only picks the client's address and transport.
  */
-export type ExchangeAdapter = {
-  /** Called once, in the transaction that creates the user, at `now` of the app's clock. */
-  onUserCreated(trx: Transaction<Database>, userId: bigint, now: Date): Promise<void>;
-  /** The account on the exchange side of a user's transfer. */
-  counterpart(userId: bigint, asset: Asset): AccountKey;
+export type Exchange = ExchangePort & {
+  /** Sign-in's hook (auth/routes.ts): keeps the holder's latest consent. */
+  onSignedIn(trx: Transaction<Database>, userId: bigint, grant: Grant, now: Date): Promise<void>;
 };
 
-export const DEMO_BALANCES = { AIC: 20_000n * UNIT, USDT: 1_000n * UNIT } as const;
-
-export const embeddedExchange: ExchangeAdapter = {
-  async onUserCreated(trx, userId, now) {
-    await postEntry(trx, {
-      kind: 'demo_funding',
-      ref: `demo:${userId}`,
-      at: now,
-      postings: (['AIC', 'USDT'] as const).flatMap((asset) => [
-        { userId: SYSTEM, asset, kind: 'exchange' as const, amount: -DEMO_BALANCES[asset] },
-        { userId, asset, kind: 'exchange_wallet' as const, amount: DEMO_BALANCES[asset] },
-      ]),
-    });
-  },
-  counterpart: (userId, asset) => ({ userId, asset, kind: 'exchange_wallet' }),
-};
-
-/** A configured real exchange: funds nothing on sign-up, settles against the platform's account. */
-export const externalExchange: ExchangeAdapter = {
-  async onUserCreated() {},
-  counterpart: (_userId, asset) => ({ userId: SYSTEM, asset, kind: 'exchange' }),
-};
+export function exchangeOf(deps: { db: Db; key: Buffer; client: ExchangeClient; refresh: Refresh }): Exchange {
+  return {
+    client: deps.client,
+    accessToken: (userId, stale) => accessTokenOf(deps, userId, stale),
+    async subjectOf(userId) {
+      const grant = await deps.db.selectFrom('exchange_grants').select('subject').where('user_id', '=', userId).executeTakeFirst();
+      if (grant) return grant.subject;
+      // Users are named `<issuer>|<subject>` (auth/oauth.ts).
+      const user = await deps.db.selectFrom('users').select('subject').where('id', '=', userId).executeTakeFirstOrThrow();
+      return user.subject.slice(user.subject.indexOf('|') + 1);
+    },
+    onSignedIn: (trx, userId, grant, now) => saveGrant(trx, deps.key, userId, grant, now),
+  };
+}

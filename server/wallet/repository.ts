@@ -8,9 +8,12 @@ import { perOwner } from '../platform/cache.ts';
 
 type Executor = Db | Transaction<Database>;
 
-const COLUMNS = ['id', 'user_id', 'type', 'asset', 'amount', 'status', 'reason', 'created_at', 'reviewed_at'] as const;
+export const COLUMNS = [
+  'id', 'user_id', 'type', 'asset', 'amount', 'status', 'reason', 'created_at', 'reviewed_at',
+  'exchange_id', 'request_key', 'request_user', 'attempts',
+] as const;
 
-type Row = {
+export type Row = {
   id: bigint;
   user_id: bigint;
   type: TransferType;
@@ -20,6 +23,10 @@ type Row = {
   reason: string | null;
   created_at: Date;
   reviewed_at: Date | null;
+  exchange_id: string | null;
+  request_key: string | null;
+  request_user: bigint | null;
+  attempts: number;
 };
 
 export const toRecord = (row: Row): TransferRecord => ({

@@ -1,15 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Transaction } from 'kysely';
 import { PATHS } from '../../contract/paths.ts';
-import { ReviewBody, ReviewParams, ReviewQueueData, ReviewQueueQuery, TransferRecord } from '../../contract/wallet.ts';
+import { ReviewBody, ReviewParams, ReviewQueueData, ReviewQueueQuery, type TransferRecord as Record_, TransferRecord } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
+import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotent, idempotentStart, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
-import type { ExchangeAdapter } from './exchange.ts';
-import { reviewQueue } from './repository.ts';
-import { reviewTransfer } from './service.ts';
+import type { Exchange } from './exchange.ts';
+import { reviewQueue, toRecord } from './repository.ts';
+import { approveTransfer, rejectTransfer } from './service.ts';
+import { answerFor, drive } from './transfers.ts';
 
 const secured = { security: [{ bearer: [] }] };
 
@@ -22,8 +25,21 @@ function idOf(text: string): bigint {
   return id;
 }
 
-/** Operators review withdrawals and transfers out: approve, or reject with funds back. */
-export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: ExchangeAdapter }> = async (
+async function auditReview(trx: Transaction<Database>, ctx: AppContext, reviewer: bigint, approve: boolean, record: Record_, reason: string | null) {
+  await audit(trx, {
+    operatorId: reviewer,
+    action: approve ? 'approve' : 'reject',
+    target: `transfer:${record.id}`,
+    detail: { type: record.type, asset: record.asset, amount: record.amount, reason },
+    at: ctx.clock.now(),
+  });
+}
+
+/**
+ * Operators review withdrawals and transfers out: approve (the funds go to the exchange, which
+ * must confirm the credit), or reject (the funds return to the wallet).
+ */
+export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: Exchange }> = async (
   app,
   { ctx, exchange },
 ) => {
@@ -51,35 +67,36 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     },
   );
 
-  for (const approve of [true, false]) {
-    app.post(
-      approve ? PATHS.operatorApprove : PATHS.operatorReject,
-      {
-        schema: {
-          tags: ['operator'],
-          summary: approve ? 'Approve: funds go to the exchange' : 'Reject: funds return to the wallet',
-          ...secured,
-          params: ReviewParams,
-          body: ReviewBody,
-          response: answers(TransferRecord),
-        },
-      },
-      async (request, reply) => {
-        const reviewer = operatorIdOf(ctx, request);
-        const reason = request.body?.reason?.trim() || null;
-        const answer = await idempotent(ctx, request, reviewer, async (trx) => {
-          const record = await reviewTransfer(trx, exchange, { id: BigInt(request.params.id), approve, reason, reviewer, now: ctx.clock.now() });
-          await audit(trx, {
-            operatorId: reviewer,
-            action: approve ? 'approve' : 'reject',
-            target: `transfer:${record.id}`,
-            detail: { type: record.type, asset: record.asset, amount: record.amount, reason },
-            at: ctx.clock.now(),
-          });
-          return record;
-        });
-        return sendAnswer(reply, answer);
-      },
-    );
-  }
+  const schema = (approve: boolean) => ({
+    tags: ['operator'],
+    summary: approve ? 'Approve: the funds go to the exchange' : 'Reject: funds return to the wallet',
+    ...secured,
+    params: ReviewParams,
+    body: ReviewBody,
+    response: answers(TransferRecord),
+  });
+
+  app.post(PATHS.operatorApprove, { schema: schema(true) }, async (request, reply) => {
+    const reviewer = operatorIdOf(ctx, request);
+    const reason = request.body?.reason?.trim() || null;
+    const started = await idempotentStart(ctx, request, reviewer, async (trx, requestKey) => {
+      const now = ctx.clock.now();
+      const row = await approveTransfer(trx, { id: BigInt(request.params.id), reason, reviewer, now, requestKey });
+      await auditReview(trx, ctx, reviewer, true, toRecord(row), reason);
+      return row;
+    });
+    if ('answer' in started) return sendAnswer(reply, started.answer);
+    return sendAnswer(reply, answerFor(await drive(ctx.db, exchange, started.started, { resume: false })));
+  });
+
+  app.post(PATHS.operatorReject, { schema: schema(false) }, async (request, reply) => {
+    const reviewer = operatorIdOf(ctx, request);
+    const reason = request.body?.reason?.trim() || null;
+    const answer = await idempotent(ctx, request, reviewer, async (trx) => {
+      const record = await rejectTransfer(trx, { id: BigInt(request.params.id), reason, reviewer, now: ctx.clock.now() });
+      await auditReview(trx, ctx, reviewer, false, record, reason);
+      return record;
+    });
+    return sendAnswer(reply, answer);
+  });
 };

@@ -17,12 +17,14 @@ import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotent, idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
-import type { ExchangeAdapter } from './exchange.ts';
+import type { Exchange } from './exchange.ts';
 import { listTransfers, walletBalances, walletBalancesGathered } from './repository.ts';
-import { moveFunds } from './service.ts';
+import { requestOutbound } from './service.ts';
+import { answerFor, drive, insertInbound } from './transfers.ts';
 
 const MINIMUM = 1n; // recharge and transfer in: 1e-8, any amount above zero (PRODUCT.md, Asset wallet)
 const FEE = 0n;
@@ -43,7 +45,15 @@ const MOVES: { path: string; type: TransferType; summary: string }[] = [
 
 const secured = { security: [{ bearer: [] }] };
 
-export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: ExchangeAdapter }> = async (
+/** The holder's balances at the exchange, asked of it; null each when it cannot say right now. */
+async function exchangeBalances(exchange: Exchange, userId: bigint): Promise<Record<'AIC' | 'USDT', string | null>> {
+  const token = await exchange.accessToken(userId).catch(() => undefined);
+  const answer = token ? await exchange.client.balances(token).catch(() => undefined) : undefined;
+  const of = (asset: 'AIC' | 'USDT') => answer?.balances.find((b) => b.asset === asset)?.available ?? null;
+  return { AIC: of('AIC'), USDT: of('USDT') };
+}
+
+export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: Exchange }> = async (
   app,
   { ctx, exchange },
 ) => {
@@ -52,7 +62,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     { schema: { tags: ['wallet'], summary: 'Wallet balances and total assets', ...secured, response: answers(AssetData) } },
     async (request) => {
       const userId = userIdOf(request);
-      const [balances, price] = await Promise.all([walletBalancesGathered(ctx.db, userId), currentPrice(ctx)]);
+      const [balances, price, atExchange] = await Promise.all([
+        walletBalancesGathered(ctx.db, userId),
+        currentPrice(ctx),
+        exchangeBalances(exchange, userId),
+      ]);
       const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
       return ok({
         totalAic: formatUnits(held('AIC') + usdtInAic(held('USDT'), price.price)),
@@ -61,7 +75,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           asset,
           available: formatUnits(balances[asset].available),
           pending: formatUnits(balances[asset].pending),
-          exchange: formatUnits(balances[asset].exchange),
+          exchange: atExchange[asset],
         })),
       });
     },
@@ -71,13 +85,14 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     PATHS.transferPage,
     { schema: { tags: ['wallet'], summary: 'What the transfer forms need', ...secured, response: answers(TransferPageData) } },
     async (request) => {
-      const balances = await walletBalances(ctx.db, userIdOf(request));
+      const userId = userIdOf(request);
+      const [balances, atExchange] = await Promise.all([walletBalances(ctx.db, userId), exchangeBalances(exchange, userId)]);
       const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
       return ok({
         assets: ASSETS.map((asset) => ({
           asset,
           available: formatUnits(balances[asset].available),
-          exchange: formatUnits(balances[asset].exchange),
+          exchange: atExchange[asset],
           minimum: formatUnits(MINIMUM),
           fee: formatUnits(FEE),
           withdrawMinimum,
@@ -103,15 +118,27 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       async (request, reply) => {
         const userId = userIdOf(request);
         const amount = amountFrom(request.body.amount);
-        const outbound = !INBOUND.includes(move.type);
+        const { asset } = request.body;
+        const now = ctx.clock.now();
+        if (INBOUND.includes(move.type)) {
+          const type = move.type as 'recharge' | 'transfer_in';
+          // No consent to debit the holder at the exchange: nothing to send (sign in again).
+          if (!(await exchange.accessToken(userId))) throw new AppError('EXCHANGE_CONSENT');
+          const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
+            insertInbound(trx, { userId, type, asset, amount, now, requestKey }),
+          );
+          if ('answer' in started) return sendAnswer(reply, started.answer);
+          const row = await drive(ctx.db, exchange, started.started, { resume: false });
+          return sendAnswer(reply, answerFor(row, messageLanguage(request.headers['x-lang'])));
+        }
         const answer = await idempotent(
           ctx,
           request,
           userId,
           async (trx) => {
             // Refused inside the key's transaction, so a repeat gets the same refusal.
-            if (outbound && amount < withdrawMinimumOf(ctx)) throw new AppError('BELOW_TRANSFER_MINIMUM');
-            return moveFunds(trx, exchange, { userId, type: move.type, asset: request.body.asset, amount, now: ctx.clock.now() });
+            if (amount < withdrawMinimumOf(ctx)) throw new AppError('BELOW_TRANSFER_MINIMUM');
+            return requestOutbound(trx, { userId, type: move.type, asset, amount, now });
           },
           new AppError('WALLET_BALANCE'),
         );

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { Type } from 'typebox';
+import { TRANSFER_SCOPE } from '../../../contract/exchange.ts';
 import { LANGUAGES } from '../../../contract/languages.ts';
 import type { AppContext } from '../../context.ts';
 import { createAccount, ensureDemoAccounts, findAccount, listAccounts } from './accounts.ts';
@@ -20,7 +21,7 @@ async function loadGrant(ctx: KoaContextWithOIDC) {
   const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session.grantIdFor(clientId);
   if (grantId) return ctx.oidc.provider.Grant.find(grantId);
   const grant = new ctx.oidc.provider.Grant({ clientId, accountId });
-  grant.addOIDCScope('openid profile');
+  grant.addOIDCScope(`openid profile ${TRANSFER_SCOPE}`);
   await grant.save();
   return grant;
 }
@@ -40,12 +41,18 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
         client_id: ctx.config.oidcClientId,
         client_secret: ctx.config.oidcClientSecret,
         redirect_uris: ctx.config.redirectUris,
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
     pkce: { required: () => true },
+    // The transfer scope is the holder's consent to be debited by the platform (exchange/api.ts);
+    // the platform keeps a refresh token to act on it after the access token has expired.
+    scopes: ['openid', 'offline_access', TRANSFER_SCOPE],
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => false,
+    expiresWithSession: async () => false,
     // The name travels in the ID token, so sign-in needs no userinfo call.
     conformIdTokenClaims: false,
     claims: { openid: ['sub'], profile: ['name'] },
@@ -59,7 +66,16 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
       if (!account) return undefined;
       return { accountId: id, claims: async () => ({ sub: id, name: account.name }) };
     },
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
+    ttl: {
+      Interaction: 600,
+      Session: 3600,
+      // A holder's consent lasts as long as an app session (SESSION_TTL_DAYS).
+      Grant: ctx.config.sessionTtlDays * 86_400,
+      RefreshToken: ctx.config.sessionTtlDays * 86_400,
+      AuthorizationCode: 60,
+      AccessToken: 600,
+      IdToken: 600,
+    },
   });
   provider.proxy = true;
 

@@ -35,7 +35,10 @@ export function AssetSummary() {
             <dl className="figures">
               <Figure label={t('wallet.available')} value={amount(balance.available)} />
               <Figure label={t('wallet.pending')} value={amount(balance.pending)} />
-              <Figure label={t('wallet.exchange')} value={amount(balance.exchange)} />
+              <Figure
+                label={t('wallet.exchange')}
+                value={balance.exchange === null ? t('wallet.exchangeUnknown') : amount(balance.exchange)}
+              />
             </dl>
           </section>
         ))}

@@ -5,11 +5,18 @@ import type { TransferRecord, TransferStatus } from '../../../../contract/wallet
 import { isInbound, typeLabelKey } from './moves.ts';
 import { formatDateTime } from '../../lib/time.ts';
 
-const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger'> = {
+const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger' | 'primary'> = {
+  requested: 'primary',
   under_review: 'warning',
+  sending: 'primary',
+  unknown: 'warning',
   success: 'success',
   failure: 'danger',
 };
+
+/** The platform writes the exchange's refusals as keys (`exchange.…`); an operator's reason is their own text. */
+const reasonText = (t: (key: string) => string, reason: string) =>
+  reason.startsWith('exchange.') ? t(`wallet.reasons.${reason}`) : reason;
 
 /** One wallet movement: type, signed amount, local time, status (and why it failed). */
 export function RecordItem({ record }: { record: TransferRecord }) {
@@ -33,7 +40,7 @@ export function RecordItem({ record }: { record: TransferRecord }) {
         </Tag>
       </div>
       {record.status === 'failure' && record.reason && (
-        <p className="record__reason">{t('wallet.reason', { reason: record.reason })}</p>
+        <p className="record__reason">{t('wallet.reason', { reason: reasonText(t, record.reason) })}</p>
       )}
     </li>
   );

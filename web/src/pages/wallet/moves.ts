@@ -13,6 +13,6 @@ export const balanceOf = (data: AssetData | undefined, asset: Asset): Balance | 
 
 /** What Max fills and the amount is checked against: the side the money leaves from. */
 export const sourceBalance = (type: TransferType, balance: Balance | undefined): string | undefined =>
-  balance && (isInbound(type) ? balance.exchange : balance.available);
+  balance && ((isInbound(type) ? balance.exchange : balance.available) ?? undefined);
 
 export { typeLabelKey } from '../../../../contract/labels.ts';
