@@ -43,6 +43,8 @@ export const PATHS = {
   operatorLedger: '/api/operator/ledger-check',
   operatorAudit: '/api/operator/audit',
   operatorUnbind: '/api/operator/team/unbind',
+  operatorReconciliation: '/api/operator/reconciliation',
+  operatorResolveDifference: '/api/operator/reconciliation/:id/resolve',
   proofRoot: '/api/proof/root',
   proofMine: '/api/proof/mine',
   statementCsv: '/api/statement.csv',

@@ -120,3 +120,35 @@ export const ReviewQueueData = Type.Object({
   nextCursor: Type.Union([Type.String(), Type.Null()]),
 });
 export type ReviewQueueData = Static<typeof ReviewQueueData>;
+
+/** A difference between the platform's transfers and the exchange's (server/wallet/reconcile.ts). */
+export const DifferenceKind = Type.Union([
+  Type.Literal('missing_at_exchange'),
+  Type.Literal('missing_on_platform'),
+  Type.Literal('amount'),
+  Type.Literal('status'),
+  Type.Literal('omnibus'),
+]);
+export const ReconciliationDifference = Type.Object({
+  id: Type.String(),
+  day: Type.String({ format: 'date' }),
+  kind: DifferenceKind,
+  /** The platform's transfer id at the exchange; null for the omnibus balance. */
+  transferId: Type.Union([Type.String(), Type.Null()]),
+  asset: Type.Union([Type.String(), Type.Null()]),
+  /** What the platform recorded, and what the exchange says (null where one side has nothing). */
+  platform: Type.Unknown(),
+  exchange: Type.Unknown(),
+  foundAt: Type.String({ format: 'date-time' }),
+});
+export type ReconciliationDifference = Static<typeof ReconciliationDifference>;
+/** GET /api/operator/reconciliation */
+export const ReconciliationData = Type.Object({
+  /** The last day compared with the exchange; null before the first. */
+  lastDay: Type.Union([Type.String(), Type.Null()]),
+  open: Type.Array(ReconciliationDifference),
+});
+export type ReconciliationData = Static<typeof ReconciliationData>;
+export const ResolveParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,18}$' }) });
+/** What the operator found and did about it: kept in the audit log. */
+export const ResolveBody = Type.Object({ note: Type.String({ minLength: 3, maxLength: 500 }) });

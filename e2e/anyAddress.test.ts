@@ -77,9 +77,17 @@ describe('signing in through an exchange on another port, at 390x844', () => {
   let browser: Browser;
   beforeAll(async () => {
     const appPort = await freePort();
-    exchange = await startServer({ OAUTH_REDIRECT_URIS: `http://localhost:${appPort}/` });
+    exchange = await startServer({
+      OAUTH_REDIRECT_URIS: `http://localhost:${appPort}/`,
+      EXCHANGE_WEBHOOK_URL: `http://localhost:${appPort}/webhooks/exchange`,
+    });
     // The exchange's client secret for this app: its embedded provider's demo one.
-    app = await startServer({ PORT: String(appPort), OIDC_ISSUER: `${exchange.baseUrl}/oidc`, OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret' });
+    app = await startServer({
+      PORT: String(appPort),
+      OIDC_ISSUER: `${exchange.baseUrl}/oidc`,
+      EXCHANGE_API_URL: `${exchange.baseUrl}/exchange`,
+      OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret',
+    });
     browser = await launchBrowser();
   });
   afterAll(async () => {

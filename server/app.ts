@@ -33,6 +33,7 @@ import { type EmbeddedExchange, mountEmbeddedExchange } from './exchange/embedde
 import { type Exchange, exchangeOf } from './wallet/exchange.ts';
 import { httpExchangeClient } from './wallet/exchangeClient.ts';
 import { webhookRoutes } from './wallet/webhookRoutes.ts';
+import { reconcileRoutes } from './wallet/reconcileRoutes.ts';
 import { statementRoutes } from './statement/routes.ts';
 import { reviewRoutes } from './wallet/reviewRoutes.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -135,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(authRoutes, { ctx, oauth, exchange });
   await app.register(walletRoutes, { ctx, exchange });
   await app.register(reviewRoutes, { ctx, exchange });
+  await app.register(reconcileRoutes, { ctx });
   await app.register(earnRoutes, { ctx });
   await app.register(operatorRoutes, { ctx });
   await app.register(teamRoutes, { ctx });

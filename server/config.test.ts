@@ -7,6 +7,9 @@ import { DAILY_RATE_PARAMS } from '../contract/products.ts';
 import { loadConfig } from './config.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+/** A real exchange's settings, and the token key a public address needs. */
+const EXCHANGE = { OIDC_ISSUER: 'https://exchange.example/oidc', EXCHANGE_API_URL: 'https://exchange.example/api' };
+const TOKEN_KEY = { EXCHANGE_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64') };
 
 describe('configuration checked at start-up', () => {
   it.each([
@@ -26,8 +29,20 @@ describe('configuration checked at start-up', () => {
       'OIDC_ISSUER is set but OIDC_CLIENT_SECRET is not: set the secret the exchange gave this app',
     ],
     [
+      'an issuer without the exchange\'s transfer API',
+      { OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' },
+      "OIDC_ISSUER is set but EXCHANGE_API_URL is not: set the address of the exchange's transfer API (for another instance's embedded exchange, http://HOST:PORT/exchange)",
+    ],
+    [
+      'a real exchange on a public address without a token key',
+      { PUBLIC_URL: 'https://earn.example.com', ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret' },
+      "EXCHANGE_TOKEN_KEY is not set and PUBLIC_URL https://earn.example.com is a public address: set 32 random bytes (openssl rand -base64 32) to encrypt holders' exchange tokens, or set DEMO=true for a public demo",
+    ],
+    ['a token key of the wrong size', { EXCHANGE_TOKEN_KEY: 'c2hvcnQ=' }, 'EXCHANGE_TOKEN_KEY must be 32 bytes written in base64 or hex (openssl rand -base64 32) (got "…")'],
+    ['faults that are not name=number', { EXCHANGE_FAULTS: 'timeoutAfterApply' }, 'EXCHANGE_FAULTS must be name=number pairs separated by commas, such as timeoutAfterApply=0.1 (got "timeoutAfterApply")'],
+    [
       'a movable clock with a real exchange',
-      { OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
+      { ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
       'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
     ],
     ['a proxy list trusting anyone', { TRUST_PROXY: 'true' }, 'TRUST_PROXY must be proxy addresses or CIDR ranges separated by commas, or a number of hops (got "true")'],
@@ -38,17 +53,17 @@ describe('configuration checked at start-up', () => {
     ],
     [
       'the demo client secret on a public address',
-      { PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret' },
+      { PUBLIC_URL: 'https://earn.example.com', ...EXCHANGE, OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret' },
       "OIDC_CLIENT_SECRET is the embedded exchange's demo secret and PUBLIC_URL https://earn.example.com is a public address: set the secret your exchange gave this app, or set DEMO=true for a public demo",
     ],
     [
       'demo money on a public address',
-      { PUBLIC_URL: 'http://203.0.113.7:3000', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', SEED_DEMO: 'true' },
+      { PUBLIC_URL: 'http://203.0.113.7:3000', ...EXCHANGE, ...TOKEN_KEY, OIDC_CLIENT_SECRET: 's3cret', SEED_DEMO: 'true' },
       'SEED_DEMO=true fills the books with demo money and PUBLIC_URL http://203.0.113.7:3000 is a public address: unset it, or set DEMO=true for a public demo',
     ],
     [
       'a movable clock on a public address',
-      { PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
+      { PUBLIC_URL: 'https://earn.example.com', ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
       'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
     ],
   ])('refuses %s in one line naming the variable', (_kind, env, message) => {
@@ -59,7 +74,7 @@ describe('configuration checked at start-up', () => {
     const config = loadConfig({ PORT: '8080', SEED_DEMO: 'false', LOG_LEVEL: 'warn', OPERATOR_USER_IDS: '1, 2' });
     expect(config).toMatchObject({ port: 8080, seedDemo: false, logLevel: 'warn', operatorUserIds: [1n, 2n] });
     expect(loadConfig({}).clockAdjustable).toBe(true);
-    const real = loadConfig({ OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' });
+    const real = loadConfig({ ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret' });
     expect(real.clockAdjustable).toBe(false);
   });
 
@@ -69,7 +84,7 @@ describe('configuration checked at start-up', () => {
     }
     const demo = loadConfig({ PUBLIC_URL: 'https://demo.example.com', DEMO: 'true' });
     expect(demo).toMatchObject({ demo: true, seedDemo: true, clockAdjustable: true, oidcIssuer: undefined });
-    const real = loadConfig({ PUBLIC_URL: 'https://earn.example.com', OIDC_ISSUER: 'https://exchange.example/oidc', OIDC_CLIENT_SECRET: 's3cret' });
+    const real = loadConfig({ PUBLIC_URL: 'https://earn.example.com', ...EXCHANGE, ...TOKEN_KEY, OIDC_CLIENT_SECRET: 's3cret' });
     expect(real).toMatchObject({ demo: false, seedDemo: false, clockAdjustable: false, trustProxy: false });
     expect(loadConfig({ TRUST_PROXY: '127.0.0.1,10.0.0.0/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8']);
   });
@@ -93,6 +108,20 @@ describe('configuration checked at start-up', () => {
       rmSync(base.DATA_DIR, { recursive: true, force: true });
     }
   }, 90_000);
+
+  it('stops a server given an issuer without the exchange API, in one line naming the variable', () => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', OIDC_ISSUER: 'http://localhost:3911/oidc', OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret', DATA_DIR: '/nonexistent-never-opened' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stderr.split('\n').filter((line) => line.trim() && !/oidc-provider WARNING|ExperimentalWarning|--trace-warnings/.test(line));
+    expect(lines).toEqual([
+      "configuration: OIDC_ISSUER is set but EXCHANGE_API_URL is not: set the address of the exchange's transfer API (for another instance's embedded exchange, http://HOST:PORT/exchange)",
+    ]);
+  });
 
   it('stops the real server with that one line and nothing else', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], {

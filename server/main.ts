@@ -53,7 +53,7 @@ async function main(): Promise<void> {
     app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
   }
   stopScheduler = startScheduler(ctx, app.log, app.metrics);
-  stopTransfers = startTransferWorker(ctx, app.exchange, app.log);
+  stopTransfers = startTransferWorker(ctx, app.exchange, app.log, { reconcile: config.settlementIntervalMs > 0 });
   // Web Push goes out where the scheduled work runs (the scheduler's process in a deployment).
   if (config.settlementIntervalMs > 0) stopPush = startPushDispatcher(ctx, app.log);
   app.log.info(

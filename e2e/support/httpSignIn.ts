@@ -27,19 +27,21 @@ export async function signInOverHttp(
   const page = (await (await fetch(`${baseUrl}/api/authorPage?redirectUri=${encodeURIComponent(redirectUri)}`)).json()) as {
     data: string;
   };
+  // A location is relative to the address that answered it: the exchange may be another server.
+  const next = (response: Response, from: string) => new URL(response.headers.get('location') as string, from).href;
   let response = await go(page.data);
-  const signInUrl = new URL(response.headers.get('location') as string, baseUrl).href;
+  const signInUrl = next(response, page.data);
   await go(signInUrl);
   response = await go(signInUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(choice).toString(),
   });
-  let location = new URL(response.headers.get('location') as string, baseUrl).href;
+  let location = next(response, signInUrl);
   const arrived = (url: string) => url.startsWith(redirectUri) && new URL(url).searchParams.has('code');
   for (let hop = 0; hop < 5 && !arrived(location); hop++) {
     response = await go(location);
-    location = new URL(response.headers.get('location') as string, baseUrl).href;
+    location = next(response, location);
   }
   const back = new URL(location);
   const login = (await (

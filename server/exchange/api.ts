@@ -152,7 +152,7 @@ export function exchangeApi(ctx: AppContext, provider: Provider, faults: Exchang
     );
     app.get(EXCHANGE_PATHS.balances, { schema: { ...hidden, response: answers(HolderBalances) } }, async (request) => {
       const holder = await holderOf(provider, request);
-      return { balances: await holderBalances(ctx.db, holder.subject, ctx.clock.now()) };
+      return { balances: await holderBalances(ctx.db, holder.subject) };
     });
   };
 }

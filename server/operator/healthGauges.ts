@@ -56,6 +56,29 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
   });
 
   new Gauge({
+    name: 'aic_reconciliation_open_differences',
+    help: 'Differences between the platform and the exchange (server/wallet/reconcile.ts) no operator has resolved',
+    registers: [registry],
+    collect: keepOnFailure(async () => {
+      const { rows } = await sql<{ n: string }>`
+        select count(*)::text as n from reconciliation_differences where resolved_at is null`.execute(ctx.db);
+      return Number(rows[0]?.n ?? 0);
+    }),
+  });
+
+  new Gauge({
+    name: 'aic_transfers_unfinished_oldest_seconds',
+    help: 'Age of the oldest transfer still waiting for the exchange (requested, sending or unknown); 0 when none',
+    registers: [registry],
+    collect: keepOnFailure(async () => {
+      const { rows } = await sql<{ at: Date | null }>`
+        select min(created_at) as at from transfers where status in ('requested', 'sending', 'unknown')`.execute(ctx.db);
+      const at = rows[0]?.at;
+      return at ? Math.max(0, (ctx.clock.now().getTime() - at.getTime()) / 1000) : 0;
+    }),
+  });
+
+  new Gauge({
     name: 'aic_settlement_waiting_funds_days',
     help: 'Days whose settlement waits for the treasury or the pool to be funded',
     registers: [registry],

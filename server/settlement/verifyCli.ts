@@ -3,8 +3,10 @@
  *   npm run verify                          every settled day
  *   npm run verify -- 2026-11-20            one day
  *   npm run verify -- 2026-11-01 2026-11-30 a range
- * Recomputes every income line from its inputs and the raw records; exits 1 on any difference.
+ * Recomputes every income line from its inputs and the raw records, checks the referral tree, and
+ * lists reconciliation differences with the exchange not yet resolved; exits 1 on any problem.
  */
+import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -38,6 +40,19 @@ try {
           `${tree.cycles.length} cycles${cycles ? ` (${cycles})` : ''}, ${tree.selfRebateLines} self-paid rebate lines`,
   );
   if (!tree.ok) failed++;
+  // Money across the exchange boundary: a difference with the exchange's books stays red until an
+  // operator resolves it (server/wallet/reconcile.ts).
+  const { rows } = await sql<{ day: string; kind: string; transfer_id: string | null; asset: string | null }>`
+    select day::text as day, kind, transfer_id, asset from reconciliation_differences
+    where resolved_at is null order by id limit 50`.execute(handle.db);
+  const last = await sql<{ day: string | null }>`select max(day)::text as day from reconciliations`.execute(handle.db);
+  console.log(
+    rows.length === 0
+      ? `exchange reconciliation  ok${last.rows[0]?.day ? ` (through ${last.rows[0].day})` : ' (nothing reconciled yet)'}`
+      : `exchange reconciliation  ${rows.length} OPEN DIFFERENCES`,
+  );
+  for (const d of rows) console.log(`  ${d.day} ${d.kind} ${d.transfer_id ?? d.asset ?? ''}`);
+  if (rows.length) failed++;
 } finally {
   await handle.close();
 }
