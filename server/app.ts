@@ -119,6 +119,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     db: ctx.db,
     key: ctx.config.exchangeTokenKey,
     refresh: (grant) => oauth.refresh(grant),
+    // Longer than a transfer's calls can take: every try, and the backoff between them (at most 2 s).
+    leaseMs: ctx.config.exchangeAttempts * (ctx.config.exchangeTimeoutMs + 2_000) + 5_000,
     // The embedded exchange is reached through the same HTTP client as a real one.
     client: httpExchangeClient({
       baseUrl: ctx.config.exchangeApiUrl ?? `${ctx.config.publicUrl}${EXCHANGE_PREFIX}`,

@@ -139,7 +139,6 @@ export function createOAuthClient(ctx: AppContext, fetchImpl?: client.CustomFetc
         };
       } catch (error) {
         if (error instanceof AppError) throw error;
-        console.error('DEBUG LOGIN', error);
         const upstream = upstreamError(error, 'login');
         if (upstream.errorName === 'GATEWAY_TIMEOUT') throw upstream;
         throw new AppError('LOGIN_FAILED', error instanceof Error ? error.message : String(error));

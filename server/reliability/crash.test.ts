@@ -58,6 +58,11 @@ describe('kill -9 during load on PostgreSQL', () => {
       RATE_LIMIT_GETS_PER_MINUTE: '1000000',
       RATE_LIMIT_HEAVY_READS_PER_MINUTE: '1000000',
       WEB_DIR: '/nonexistent',
+      // A transfer the kill left in flight is taken over by the worker after its lease (here 9 s),
+      // within the time a retry waits for its first answer.
+      EXCHANGE_TIMEOUT_MS: '2000',
+      EXCHANGE_ATTEMPTS: '1',
+      TRANSFER_WORKER_INTERVAL_MS: '500',
     };
     server = await startServer(env);
   });

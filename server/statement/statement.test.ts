@@ -162,7 +162,9 @@ describe.each(DATABASES)('statements on %s', (kind) => {
       expect(headers['content-disposition']).toMatch(
         new RegExp(`^attachment; filename="aic-statement-${ids[who]}-2026-12-04\\.csv"$`),
       );
-      expect(rows.length).toBeGreaterThan(0);
+      // The operator moved no money through the platform: the demo balances are the exchange's, not the books'.
+      if (who === 'top') expect(rows).toEqual([]);
+      else expect(rows.length).toBeGreaterThan(0);
 
       const running = new Map<string, bigint>();
       let lastEntry = 0n;
@@ -197,7 +199,7 @@ describe.each(DATABASES)('statements on %s', (kind) => {
     expect(recharge).toMatchObject({ time: START.toISOString(), account: 'wallet', asset: 'AIC', amount: '3000.00000000' });
     expect(recharge?.reference).toMatch(/^transfer:\d+$/);
     const types = new Set(rows.map((r) => r.type));
-    for (const type of ['demo_funding', 'recharge', 'transfer', 'withdrawal', 'withdrawal_returned', 'subscription', 'income', 'claim', 'redemption']) {
+    for (const type of ['recharge', 'transfer', 'withdrawal', 'withdrawal_returned', 'subscription', 'income', 'claim', 'redemption']) {
       expect(types, type).toContain(type);
     }
     const rootTypes = new Set((await csvOf('root')).rows.map((r) => r.type));

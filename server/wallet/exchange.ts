@@ -15,9 +15,10 @@ export type Exchange = ExchangePort & {
   onSignedIn(trx: Transaction<Database>, userId: bigint, grant: Grant, now: Date): Promise<void>;
 };
 
-export function exchangeOf(deps: { db: Db; key: Buffer; client: ExchangeClient; refresh: Refresh }): Exchange {
+export function exchangeOf(deps: { db: Db; key: Buffer; client: ExchangeClient; refresh: Refresh; leaseMs: number }): Exchange {
   return {
     client: deps.client,
+    leaseMs: deps.leaseMs,
     accessToken: (userId, stale) => accessTokenOf(deps, userId, stale),
     async subjectOf(userId) {
       const grant = await deps.db.selectFrom('exchange_grants').select('subject').where('user_id', '=', userId).executeTakeFirst();

@@ -81,7 +81,14 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     const reason = request.body?.reason?.trim() || null;
     const started = await idempotentStart(ctx, request, reviewer, async (trx, requestKey) => {
       const now = ctx.clock.now();
-      const row = await approveTransfer(trx, { id: BigInt(request.params.id), reason, reviewer, now, requestKey });
+      const row = await approveTransfer(trx, {
+        id: BigInt(request.params.id),
+        reason,
+        reviewer,
+        now,
+        requestKey,
+        leaseMs: exchange.leaseMs,
+      });
       await auditReview(trx, ctx, reviewer, true, toRecord(row), reason);
       return row;
     });

@@ -125,7 +125,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           // No consent to debit the holder at the exchange: nothing to send (sign in again).
           if (!(await exchange.accessToken(userId))) throw new AppError('EXCHANGE_CONSENT');
           const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
-            insertInbound(trx, { userId, type, asset, amount, now, requestKey }),
+            insertInbound(trx, exchange.leaseMs, { userId, type, asset, amount, now, requestKey }),
           );
           if ('answer' in started) return sendAnswer(reply, started.answer);
           const row = await drive(ctx.db, exchange, started.started, { resume: false });

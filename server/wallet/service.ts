@@ -38,7 +38,7 @@ async function pendingFor(trx: Transaction<Database>, review: Review): Promise<R
 }
 
 /** Approve: the funds go to the clearing account and the transfer is sending (transfers.ts drives it). */
-export async function approveTransfer(trx: Transaction<Database>, review: Review & { requestKey: string }): Promise<Row> {
+export async function approveTransfer(trx: Transaction<Database>, review: Review & { requestKey: string; leaseMs: number }): Promise<Row> {
   return startSending(trx, await pendingFor(trx, review), review);
 }
 

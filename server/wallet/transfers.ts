@@ -29,13 +29,17 @@ import { COLUMNS, type Row, toRecord } from './repository.ts';
  * made it, or the worker (`resumeTransfers`) once the lease has run out.
  */
 
-/** How long one process may drive a transfer before another may take it over. */
-const LEASE_MS = 60_000;
 /** An unknown transfer is read again after this long, doubling per attempt up to an hour. */
 const RETRY_BASE_MS = 2_000;
 
 export type ExchangePort = {
   client: ExchangeClient;
+  /**
+   * How long one process may drive a transfer before another may take it over: longer than its
+   * calls to the exchange can take. Overtaking a live driver costs a call, not money: the exchange
+   * applies an id once and a transfer ends once.
+   */
+  leaseMs: number;
   /** The holder's access token (refreshed when `stale`); undefined without consent. */
   accessToken(userId: bigint, stale?: boolean): Promise<string | undefined>;
   /** The holder's subject at the exchange, for a credit. */
@@ -51,6 +55,7 @@ export const newExchangeId = () => randomUUID();
 /** A recharge or transfer in, recorded as requested under the caller's lease. */
 export async function insertInbound(
   trx: Transaction<Database>,
+  leaseMs: number,
   move: { userId: bigint; type: 'recharge' | 'transfer_in'; asset: Row['asset']; amount: bigint; now: Date; requestKey: string },
 ): Promise<Row> {
   return trx
@@ -65,7 +70,7 @@ export async function insertInbound(
       exchange_id: newExchangeId(),
       request_key: move.requestKey,
       request_user: move.userId,
-      lease_until: leaseFrom(LEASE_MS),
+      lease_until: leaseFrom(leaseMs),
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -232,15 +237,24 @@ export async function drive(db: Db, port: ExchangePort, row: Row, options: { res
   return leaveUnknown(db, row);
 }
 
-/** Takes the lease of one unfinished transfer whose lease has run out; undefined if another has it. */
-async function takeLease(db: Db, id: bigint, userId: bigint): Promise<Row | undefined> {
+/**
+ * Takes the lease of one unfinished transfer whose lease has run out (by `now`); undefined if
+ * another has it. `hinted`: a webhook says it changed, so an unknown one need not wait its turn.
+ */
+async function takeLease(db: Db, leaseMs: number, row: { id: bigint; user_id: bigint }, now: Date, hinted = false): Promise<Row | undefined> {
   return db
     .updateTable('transfers')
-    .set({ lease_until: leaseFrom(LEASE_MS) })
-    .where('user_id', '=', userId)
-    .where('id', '=', id)
+    .set({ lease_until: new Date(now.getTime() + leaseMs) })
+    .where('user_id', '=', row.user_id)
+    .where('id', '=', row.id)
     .where('status', 'in', [...UNFINISHED])
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', new Date())]))
+    .where((eb) =>
+      eb.or([
+        eb('lease_until', 'is', null),
+        eb('lease_until', '<', now),
+        ...(hinted ? [eb('status', '=', 'unknown')] : []),
+      ]),
+    )
     .returning(COLUMNS)
     .executeTakeFirst();
 }
@@ -250,18 +264,23 @@ async function takeLease(db: Db, id: bigint, userId: bigint): Promise<Row | unde
  * read again) to its next state: safe with any number of processes, and after a kill -9, since
  * a transfer is driven only under its lease and the exchange applies an id once.
  */
-export async function resumeTransfers(db: Db, port: ExchangePort, limit = 100): Promise<{ resumed: number; finished: number }> {
+export async function resumeTransfers(
+  db: Db,
+  port: ExchangePort,
+  options: { limit?: number; now?: Date } = {},
+): Promise<{ resumed: number; finished: number }> {
+  const now = options.now ?? new Date();
   const due = await db
     .selectFrom('transfers')
     .select(['id', 'user_id'])
     .where('status', 'in', [...UNFINISHED])
-    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', new Date())]))
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
     .orderBy('id')
-    .limit(limit)
+    .limit(options.limit ?? 100)
     .execute();
   let finished = 0;
-  for (const { id, user_id } of due) {
-    const row = await takeLease(db, id, user_id);
+  for (const due_ of due) {
+    const row = await takeLease(db, port.leaseMs, due_, now);
     if (!row) continue;
     const after = await drive(db, port, row, { resume: true });
     if (after.status === 'success' || after.status === 'failure') finished++;
@@ -273,7 +292,7 @@ export async function resumeTransfers(db: Db, port: ExchangePort, limit = 100): 
 export async function resumeByExchangeId(db: Db, port: ExchangePort, exchangeId: string): Promise<TransferRecord | undefined> {
   const found = await db.selectFrom('transfers').select(['id', 'user_id']).where('exchange_id', '=', exchangeId).executeTakeFirst();
   if (!found) return undefined;
-  const row = await takeLease(db, found.id, found.user_id);
+  const row = await takeLease(db, port.leaseMs, found, new Date(), true);
   if (row) return toRecord(await drive(db, port, row, { resume: true }));
   const current = await db.selectFrom('transfers').select(COLUMNS).where('user_id', '=', found.user_id).where('id', '=', found.id).executeTakeFirstOrThrow();
   return toRecord(current);
@@ -286,7 +305,7 @@ export async function resumeByExchangeId(db: Db, port: ExchangePort, exchangeId:
 export async function startSending(
   trx: Transaction<Database>,
   row: Row,
-  review: { reviewer: bigint; reason: string | null; now: Date; requestKey: string },
+  review: { reviewer: bigint; reason: string | null; now: Date; requestKey: string; leaseMs: number },
 ): Promise<Row> {
   await postEntry(trx, {
     kind: 'transfer_approved',
@@ -307,7 +326,7 @@ export async function startSending(
       exchange_id: newExchangeId(),
       request_key: review.requestKey,
       request_user: review.reviewer,
-      lease_until: leaseFrom(LEASE_MS),
+      lease_until: leaseFrom(review.leaseMs),
     })
     .where('user_id', '=', row.user_id)
     .where('id', '=', row.id)
