@@ -14,7 +14,7 @@ import type {
   UnbindData,
 } from '../../../contract/operator.ts';
 import { PATHS } from '../../../contract/paths.ts';
-import type { ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
+import type { ReconciliationData, ResolveBody, ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
 import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
@@ -33,6 +33,7 @@ export const operatorKeys = {
   ledger: ['operator', 'ledger'] as const,
   params: ['operator', 'params'] as const,
   audit: ['operator', 'audit'] as const,
+  reconciliation: ['operator', 'reconciliation'] as const,
 };
 
 const REVIEWS_PAGE_SIZE = 20;
@@ -49,6 +50,13 @@ export const useReviews = (userId?: string) =>
 
 export const useLedgerCheck = () =>
   useQuery({ queryKey: operatorKeys.ledger, queryFn: () => apiGet<LedgerCheckData>(PATHS.operatorLedger) });
+
+/** The last day compared with the exchange and the differences still open. */
+export const useReconciliation = () =>
+  useQuery({
+    queryKey: operatorKeys.reconciliation,
+    queryFn: () => apiGet<ReconciliationData>(PATHS.operatorReconciliation),
+  });
 
 export const useParamVersions = () =>
   useQuery({ queryKey: operatorKeys.params, queryFn: () => apiGet<Static<typeof ParamsData>>(PATHS.operatorParams) });
@@ -108,4 +116,16 @@ export const useUnbind = () =>
     run: (body, idempotencyKey) => apiPost(PATHS.operatorUnbind, body, { idempotencyKey }),
     fingerprint: (body) => `unbind|${body.userId}`,
     invalidate: AFTER_ACTION,
+  });
+
+/** Resolving a difference changes the open list and writes the audit log; no balance moves. */
+const AFTER_RESOLVE = [operatorKeys.reconciliation, operatorKeys.audit] as const;
+
+/** Mark one reconciliation difference resolved, with the operator's note (3..500 characters). */
+export const useResolveDifference = (id: string) =>
+  useIdempotentAction<Static<typeof ResolveBody>, { id: string }>({
+    run: (body, idempotencyKey) =>
+      apiPost(PATHS.operatorResolveDifference.replace(':id', encodeURIComponent(id)), body, { idempotencyKey }),
+    fingerprint: ({ note }) => `resolve|${id}|${note}`,
+    invalidate: AFTER_RESOLVE,
   });

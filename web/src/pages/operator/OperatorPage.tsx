@@ -13,6 +13,7 @@ import { FundForm } from './FundForm.tsx';
 import { LedgerCheck } from './LedgerCheck.tsx';
 import { ParamForm } from './ParamForm.tsx';
 import { ParamsList } from './ParamsList.tsx';
+import { Reconciliation } from './Reconciliation.tsx';
 import { ReviewQueue } from './ReviewQueue.tsx';
 import { SettlementSection } from './SettlementSection.tsx';
 import { useServerToday } from './useServerToday.ts';
@@ -25,7 +26,12 @@ function Panel({ tab, today, onServerNow }: { tab: TabKey; today: string; onServ
     case 'reviews':
       return <ReviewQueue />;
     case 'ledger':
-      return <LedgerCheck />;
+      return (
+        <>
+          <LedgerCheck />
+          <Reconciliation />
+        </>
+      );
     case 'fund':
       return <FundForm />;
     case 'params':
