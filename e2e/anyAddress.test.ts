@@ -1,7 +1,10 @@
 import { networkInterfaces } from 'node:os';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '../contract/errors.ts';
+import { PATHS } from '../contract/paths.ts';
 import { launchBrowser, phonePage } from './support/browser.ts';
+import { signInOverHttp } from './support/httpSignIn.ts';
 import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import { freePort, type RunningServer, startServer } from './support/server.ts';
@@ -87,6 +90,8 @@ describe('signing in through an exchange on another port, at 390x844', () => {
       OIDC_ISSUER: `${exchange.baseUrl}/oidc`,
       EXCHANGE_API_URL: `${exchange.baseUrl}/exchange`,
       OIDC_CLIENT_SECRET: 'embedded-provider-demo-secret',
+      // The browser's holder is user 1; the operator who approves below is user 2.
+      OPERATOR_USER_IDS: '2',
     });
     browser = await launchBrowser();
   });
@@ -107,5 +112,32 @@ describe('signing in through an exchange on another port, at 390x844', () => {
     await expect(home.totalAmount.textContent()).resolves.toMatch(/\d/);
     expect(blocked).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  it('moves money only as the exchange process’s books say: refused, recharged, withdrawn after approval', async () => {
+    const operator = await signInOverHttp(app.baseUrl, { name: 'Olga elsewhere' });
+    const holder = await signInOverHttp(app.baseUrl, { name: 'Hana elsewhere' });
+    const call = async (method: 'GET' | 'POST', path: string, token: string, body?: object) => {
+      const response = await fetch(`${app.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body ? { 'content-type': 'application/json', 'idempotency-key': `e2e-${crypto.randomUUID()}` } : {}),
+        },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return (await response.json()) as { code: number; data: { id: string; status: string; balances: { asset: string; available: string; exchange: string }[] } };
+    };
+    const aic = async () => (await call('GET', PATHS.getAsset, holder.token)).data.balances.find((b) => b.asset === 'AIC');
+    expect(await aic()).toMatchObject({ available: '0', exchange: '20000' });
+    expect((await call('POST', PATHS.recharge, holder.token, { asset: 'AIC', amount: '1000000000' })).code).toBe(ERRORS.EXCHANGE_BALANCE.code);
+    expect(await aic()).toMatchObject({ available: '0', exchange: '20000' });
+    expect((await call('POST', PATHS.recharge, holder.token, { asset: 'AIC', amount: '100' })).data.status).toBe('success');
+    expect(await aic()).toMatchObject({ available: '100', exchange: '19900' });
+    const withdrawal = await call('POST', PATHS.withdraw, holder.token, { asset: 'AIC', amount: '50' });
+    expect(withdrawal.data.status).toBe('under_review');
+    const approved = await call('POST', PATHS.operatorApprove.replace(':id', withdrawal.data.id), operator.token, {});
+    expect(approved.data.status).toBe('success');
+    expect(await aic()).toMatchObject({ available: '50', exchange: '19950' });
   });
 });

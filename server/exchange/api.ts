@@ -5,6 +5,7 @@ import {
   CreditBody,
   DebitBody,
   EXCHANGE_PATHS,
+  EXCHANGE_PREFIX,
   ExchangeError,
   ExchangeTransfer,
   HolderBalances,
@@ -15,6 +16,7 @@ import {
   TransferList,
   TransferParams,
 } from '../../contract/exchange.ts';
+import { exchangeOpenApi } from '../../contract/exchangeOpenApi.ts';
 import type { AppContext } from '../context.ts';
 import { applyTransfer, findTransfer, holderBalances, listTransfers, omnibusStatement, TransferMismatch } from './books.ts';
 import { chance, type ExchangeFaults, pause } from './faults.ts';
@@ -64,7 +66,7 @@ async function holderOf(provider: Provider, request: FastifyRequest): Promise<{ 
   const header = request.headers.authorization ?? '';
   if (!header.startsWith('Bearer ')) throw fail('unauthorized', 'the holder’s access token required');
   const token = await provider.AccessToken.find(header.slice(7));
-  if (!token || !token.accountId || !token.clientId) throw fail('unauthorized', 'unknown or expired access token');
+  if (!token?.accountId || !token.clientId) throw fail('unauthorized', 'unknown or expired access token');
   if (!String(token.scope ?? '').split(' ').includes(TRANSFER_SCOPE)) {
     throw fail('consent_revoked', `the holder has not granted the ${TRANSFER_SCOPE} scope`);
   }
@@ -150,6 +152,7 @@ export function exchangeApi(ctx: AppContext, provider: Provider, faults: Exchang
         return { balances: await omnibusStatement(ctx.db, clientId, new Date(query.from), new Date(query.to)) };
       },
     );
+    app.get('/openapi.json', { schema: hidden }, async () => exchangeOpenApi(`${ctx.config.publicUrl}${EXCHANGE_PREFIX}`));
     app.get(EXCHANGE_PATHS.balances, { schema: { ...hidden, response: answers(HolderBalances) } }, async (request) => {
       const holder = await holderOf(provider, request);
       return { balances: await holderBalances(ctx.db, holder.subject) };

@@ -30,8 +30,8 @@ export const nodeSha256: SyncSha256 = (data) => hash('sha256', data, 'buffer');
  * What a leaf counts: every ledger account a holder owns on the platform. Besides the wallet,
  * earning (principal and income in orders), rewards and locked rewards, the claimable network
  * income (network_rewards) is the holder's, and so are withdrawals under review
- * (withdrawals_pending): the platform owes them until approved. The exchange_wallet account is
- * the holder's balance at the exchange, not a liability of the platform.
+ * (withdrawals_pending): the platform owes them until approved. Approved ones on their way to the
+ * exchange wait in user 0's exchange_clearing, not in a leaf (docs/proof-of-liabilities.md).
  */
 const LEAF_ACCOUNTS = {
   wallet: 'wallet',

@@ -24,7 +24,7 @@ const CSV_DESCRIPTION = [
   '`entry_id` the journal entry (several rows share it when it moves money between the holder’s own accounts);',
   '`type` income | rebate | unlock | maturity | subscription | redemption | claim | recharge | transfer |',
   'withdrawal | withdrawal_returned | demo_funding | system | other;',
-  '`account` wallet | earning | rewards | locked_rewards | network_rewards | exchange_wallet | withdrawals_pending;',
+  '`account` wallet | earning | rewards | locked_rewards | network_rewards | withdrawals_pending;',
   '`asset` AIC | USDT;',
   '`amount` signed decimal with exactly 8 decimals (credit positive, debit negative);',
   '`balance_after` that account’s balance after the row, exact, 8 decimals (the running sum of its rows);',
