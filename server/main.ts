@@ -2,6 +2,7 @@ import { buildApp } from './app.ts';
 import { listenMetrics } from './operator/observability.ts';
 import { loadConfig } from './config.ts';
 import { connect } from './db/connect.ts';
+import { DataDirNotPrivate } from './db/privateDir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startPushDispatcher } from './notify/push.ts';
 import { systemClock } from './platform/clock.ts';
@@ -19,7 +20,12 @@ async function main(): Promise<void> {
     console.error(`configuration: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
-  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+    if (!(error instanceof DataDirNotPrivate)) throw error;
+    // Like a bad variable: one line with the command that fixes it.
+    console.error(`configuration: ${error.message}`);
+    process.exit(1);
+  });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);
   const clock = systemClock(config.clockStart ? config.clockStart.getTime() - Date.now() : 0);

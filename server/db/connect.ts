@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { claimDataDir } from './dataDirLock.ts';
+import { makePrivate, preparePrivateDir } from './privateDir.ts';
 import type { Database } from './schema.ts';
 
 export type Db = Kysely<Database>;
@@ -69,14 +69,17 @@ export const pgliteOptions = (loadDataDir?: Blob) => ({
 
 /**
  * PGlite on `dataDir` (memory without one), held by this process alone: a second server, or a
- * backup while this one runs, is refused (claimDataDir). `close` closes it and lets go.
+ * backup while this one runs, is refused (claimDataDir). The folder is its owner's alone: an
+ * existing one open to others is refused (DataDirNotPrivate), a new one is made 0700, and what
+ * PGlite wrote wide on opening is narrowed (files it makes later come out 0600 and folders 0700
+ * whatever the umask, and none is reachable through the folder anyway). `close` closes it and lets go.
  */
 export async function openPglite(dataDir: string | undefined): Promise<{ client: PGlite; close: () => Promise<void> }> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) preparePrivateDir(dataDir);
   const release = dataDir ? claimDataDir(dataDir) : () => {};
   let client: PGlite;
   try {
-    client = await PGlite.create(dataDir ?? 'memory://', pgliteOptions());
+    client = await createPrivate(dataDir);
   } catch (error) {
     release();
     throw error;
@@ -88,6 +91,18 @@ export async function openPglite(dataDir: string | undefined): Promise<{ client:
       release();
     },
   };
+}
+
+/** PGlite on `dataDir`, its files narrowed to the owner once it has written them; closed again if that fails. */
+async function createPrivate(dataDir: string | undefined): Promise<PGlite> {
+  const client = await PGlite.create(dataDir ?? 'memory://', pgliteOptions());
+  try {
+    if (dataDir) makePrivate(dataDir);
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
+  return client;
 }
 
 async function connectPglite(dataDir: string | undefined): Promise<DbHandle> {

@@ -33,7 +33,8 @@ export function claimDataDir(dataDir: string): () => void {
   const file = join(dataDir, OWNER);
   for (;;) {
     try {
-      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      // 0600 like the database's files (the umask can only narrow it).
+      writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { utcDay } from '../platform/clock.ts';
 import { TEST_DATABASE_URL } from '../test/harness.ts';
 import { newKey } from '../test/signIn.ts';
 import { httpExchangeClient } from '../wallet/exchangeClient.ts';
-import { compareDay } from '../wallet/reconcile.ts';
+import { compareDay, reconcileDay } from '../wallet/reconcile.ts';
 import { type Answer, type Call, expectBooksExact, pick, postCall, randomAmount } from './load.ts';
 
 const TRANSFERS = 1_000;
@@ -243,6 +244,15 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
     await appDb.db.updateTable('transfers').set({ status: 'failure' }).where('exchange_id', '=', [...applied][0] as string).execute();
     const planted = await compareDay(appDb.db, client, today);
     expect(planted.map((d) => d.kind)).toEqual(['status']);
+    // Kept as a difference, it turns the verifier red until an operator resolves it.
+    expect(await reconcileDay(appDb.db, client, today, new Date())).toBe(1);
+    const verify = spawnSync(process.execPath, ['--import', 'tsx', 'server/settlement/verifyCli.ts'], {
+      env: { ...process.env, DATABASE_URL: appEnv.DATABASE_URL },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(verify.status).toBe(1);
+    expect(verify.stdout).toContain('exchange reconciliation  1 OPEN DIFFERENCES');
 
     const refusals = [...refusedWith].map(([code, n]) => `${n}×${code}`).join(', ');
     console.log(

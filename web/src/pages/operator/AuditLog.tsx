@@ -7,8 +7,8 @@ import { formatDateTime } from '../../lib/time.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
 import { QueryCard } from './QueryCard.tsx';
 
-const ACTIONS = new Set(['approve', 'reject', 'fund', 'set_param', 'settle', 'clock_advance']);
-const DETAILS = new Set(['type', 'asset', 'amount', 'reason', 'value', 'effectiveDay', 'days']);
+const ACTIONS = new Set(['approve', 'reject', 'fund', 'set_param', 'settle', 'clock_advance', 'resolve_difference']);
+const DETAILS = new Set(['type', 'asset', 'amount', 'reason', 'value', 'effectiveDay', 'days', 'note']);
 
 const isTransferType = (value: unknown): value is TransferType => TRANSFER_TYPES.includes(value as TransferType);
 
