@@ -100,6 +100,11 @@ export type Config = {
    * is itself local (a laptop, the tests). A public server sends only to public https addresses.
    */
   pushLocalEndpoints: boolean;
+  /**
+   * The push services sent to: a push address's host must be one of these names or under one
+   * (`wns2-par02p.notify.windows.com` under `notify.windows.com`). Empty: any host.
+   */
+  pushAllowedHosts: string[];
 };
 
 /** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
@@ -214,6 +219,20 @@ function envOneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowe
 
 const list = (value: string | undefined) =>
   (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+
+/** The browsers' push services (Chrome, Firefox, Safari, Edge): where a public server sends pushes unless told. */
+const PUSH_SERVICES = ['fcm.googleapis.com', 'updates.push.services.mozilla.com', 'push.services.mozilla.com', 'web.push.apple.com', 'notify.windows.com'];
+
+/** PUSH_ALLOWED_HOSTS: host names separated by commas, or `*` for any host (an empty list). */
+function envPushHosts(env: NodeJS.ProcessEnv, name: string, fallback: string[]): string[] {
+  const raw = given(env, name);
+  if (raw === undefined) return fallback;
+  if (raw.trim() === '*') return [];
+  const hosts = list(raw).map((host) => host.toLowerCase().replace(/\.$/, ''));
+  const names = hosts.every((host) => /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host));
+  if (!names || hosts.length === 0) refuse(name, 'host names separated by commas (fcm.googleapis.com,web.push.apple.com), or *', raw);
+  return hosts;
+}
 
 function clockStart(env: NodeJS.ProcessEnv): Date | undefined {
   const raw = given(env, 'CLOCK_START');
@@ -388,6 +407,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     vapidSubject: envVapidSubject(env, 'VAPID_SUBJECT', `mailto:push@${new URL(publicUrl).hostname}`),
     pushIntervalMs: envInt(env, 'PUSH_INTERVAL_MS', 5000),
     pushLocalEndpoints: isLocalHost(new URL(publicUrl).hostname),
+    // A public server sends only to the browsers' push services; a laptop or the tests to their own.
+    pushAllowedHosts: envPushHosts(env, 'PUSH_ALLOWED_HOSTS', isLocalHost(new URL(publicUrl).hostname) ? [] : PUSH_SERVICES),
     team: parseTeamRules({
       effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
       levelThresholds: env.LEVEL_THRESHOLDS || '1000,10000,50000,200000,1000000',

@@ -82,14 +82,21 @@ describe.each(DATABASES)('Web Push on %s', (kind) => {
       const res = await subscribe(hana, body);
       expect({ status: res.statusCode, code: res.json().code }, JSON.stringify(body)).toEqual({ status: 400, code: ERRORS.PARAM.code });
     }
-    // A server on a public address sends only to public https addresses: this one's is refused.
+    // A server on a public address sends only to public https addresses: this one's is refused, and
+    // so is each local address of the probe that made such a server connect to itself.
     t.ctx.config.pushLocalEndpoints = false;
     try {
-      for (const endpoint of [good.endpoint, good.endpoint.replace('http:', 'https:')]) {
-        expect((await subscribe(hana, { ...good, endpoint, language: 'en' })).json().code).toBe(ERRORS.PARAM.code);
+      const probe = ['https://[::ffff:7f00:1]:4161/b', 'https://[::ffff:127.0.0.1]:4162/c', 'https://[0:0:0:0:0:ffff:7f00:1]:4166/h',
+        'https://[::ffff:a9fe:a9fe]/', 'https://localhost./', 'https://metadata.google.internal./'];
+      for (const endpoint of [good.endpoint, good.endpoint.replace('http:', 'https:'), ...probe]) {
+        expect((await subscribe(hana, { ...good, endpoint, language: 'en' })).json().code, endpoint).toBe(ERRORS.PARAM.code);
       }
+      // With PUSH_ALLOWED_HOSTS, a host that is not a listed push service is refused too.
+      t.ctx.config.pushAllowedHosts = ['fcm.googleapis.com'];
+      expect((await subscribe(hana, { ...good, endpoint: 'https://evil.example/x', language: 'en' })).json().code).toBe(ERRORS.PARAM.code);
     } finally {
       t.ctx.config.pushLocalEndpoints = true;
+      t.ctx.config.pushAllowedHosts = [];
     }
     expect(await t.ctx.db.selectFrom('push_subscriptions').selectAll().execute()).toEqual([]);
   });
@@ -191,5 +198,44 @@ describe.each(DATABASES)('Web Push on %s', (kind) => {
     expect((await unsubscribe(ivo, endpoint)).json()).toMatchObject({ code: 0, data: { subscribed: false } });
     expect(await subscriptions(ivo)).toEqual([`${push.url}/ivo`]);
     expect((await unsubscribe(ivo, endpoint)).json().code).toBe(ERRORS.NOT_FOUND.code);
+  });
+
+  /** A withdrawal of `user`'s approved by Olga: one new notice for them. */
+  const approvedWithdrawal = async (user: SignedIn) => {
+    const withdrawal = (await post(t.app, PATHS.withdraw, user.token, { asset: 'AIC', amount: '10' })).json().data;
+    expect((await post(t.app, PATHS.operatorApprove.replace(':id', withdrawal.id), olga.token, {})).json().code).toBe(0);
+  };
+
+  it('refuses, on a public server, a name that resolves to loopback when sending: the push service on 127.0.0.1 gets nothing', async () => {
+    // Subscribed while the address was public (DNS rebinding), or through a name with no private look.
+    const port = new URL(push.url).port;
+    const rebinding = { endpoint: `https://rebind.example.net:${port}/rebind`, keys: push.browser('/rebind').subscription.keys, language: 'en' };
+    expect((await subscribe(hana, rebinding)).json().code).toBe(0);
+    await approvedWithdrawal(hana);
+    const before = push.requests.length;
+    const asked: string[] = [];
+    t.ctx.config.pushLocalEndpoints = false;
+    try {
+      const report = await dispatchPush(t.ctx, async (host) => {
+        asked.push(host);
+        return [{ address: '127.0.0.1', family: 4 }];
+      });
+      expect(report).toEqual({ claimed: 1, sent: 0, failed: 0, removed: 1 });
+    } finally {
+      t.ctx.config.pushLocalEndpoints = true;
+    }
+    expect(asked).toEqual(['rebind.example.net']);
+    expect(push.requests).toHaveLength(before);
+    expect(await subscriptions(hana)).toEqual([]);
+  });
+
+  it('does not follow a redirect: the delivery failed, with its 3xx, and the subscription stays', async () => {
+    push.answer('/ivo', 307, { location: `${push.url}/followed` });
+    await approvedWithdrawal(ivo);
+    expect(await dispatchPush(t.ctx)).toEqual({ claimed: 1, sent: 0, failed: 1, removed: 0 });
+    const statuses = await t.ctx.db.selectFrom('push_deliveries').select('status').where('user_id', '=', BigInt(ivo.userId)).execute();
+    expect(statuses).toEqual([{ status: 307 }]);
+    expect(push.requests.filter((r) => r.path === '/followed')).toEqual([]);
+    expect(await subscriptions(ivo)).toEqual([`${push.url}/ivo`]);
   });
 });

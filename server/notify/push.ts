@@ -10,10 +10,11 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
-import { isLocalHost } from '../platform/network.ts';
+import { hostMatches, isPublicHostName } from '../platform/network.ts';
 import { repeat } from '../platform/repeat.ts';
 import { wordNotice } from './wording.ts';
 import { holderNotices } from './dayNotices.ts';
+import { addressesProblem, deliverPush, lookupAll, lookupHost, type PushPolicy, type Resolver } from './pushTransport.ts';
 
 /**
  * Web Push, opt-in (issue 20). A holder's browser subscribes (the switch on My); afterwards each
@@ -64,17 +65,37 @@ export function pushKeys(db: Db): Promise<Keys> {
 }
 
 /**
- * Why the server will not send to this address, or null. A public server sends only to public
- * https addresses (the push services'); one on a laptop or in the tests (PUBLIC_URL local) also to
- * its own network and over http.
+ * Why the server will not send to this address, as written, or null. A public server sends only
+ * to public https addresses (the push services'); one on a laptop or in the tests (PUBLIC_URL
+ * local) also to its own network and over http. With PUSH_ALLOWED_HOSTS, only to those hosts.
+ * What the host resolves to is checked when sending (pushTransport.ts).
  */
-export function endpointProblem(endpoint: string, localAllowed: boolean): string | null {
+export function endpointProblem(endpoint: string, policy: PushPolicy): string | null {
   if (!URL.canParse(endpoint)) return 'the endpoint is not an address';
   const url = new URL(endpoint);
   if (url.username || url.password) return 'the endpoint carries credentials';
-  if (localAllowed) return /^https?:$/.test(url.protocol) ? null : 'the endpoint is not http(s)';
+  if (policy.pushAllowedHosts.length > 0 && !hostMatches(url.hostname, policy.pushAllowedHosts)) {
+    return 'the endpoint is not one of the allowed push services (PUSH_ALLOWED_HOSTS)';
+  }
+  if (policy.pushLocalEndpoints) return /^https?:$/.test(url.protocol) ? null : 'the endpoint is not http(s)';
   if (url.protocol !== 'https:') return 'the endpoint is not https';
-  return isLocalHost(url.hostname) ? 'the endpoint is a local address' : null;
+  return isPublicHostName(url.hostname) ? null : 'the endpoint is a local address';
+}
+
+/**
+ * endpointProblem, then, on a public server, what the host resolves to now: a name of the
+ * subscriber's that resolves to this network is refused at once. A lookup that fails or takes
+ * over SEND_TIMEOUT_MS refuses nothing (DNS may be down a moment): the sender resolves and checks
+ * again on every send.
+ */
+export async function subscribeProblem(endpoint: string, policy: PushPolicy, resolve: Resolver = lookupAll): Promise<string | null> {
+  const problem = endpointProblem(endpoint, policy);
+  if (problem || policy.pushLocalEndpoints) return problem;
+  try {
+    return addressesProblem(await lookupHost(new URL(endpoint), resolve, AbortSignal.timeout(SEND_TIMEOUT_MS)), policy);
+  } catch {
+    return null;
+  }
 }
 
 /** Why the browser's keys cannot be encrypted to, or null: a P-256 point and a 16-byte secret. */
@@ -151,26 +172,19 @@ function pushPayload(claim: Pick<Claimed, 'notification_id' | 'language' | 'kind
   };
 }
 
-/** One encrypted, VAPID-signed request to the push service (web-push builds it): its status, 0 when none came. */
-async function send(claim: Claimed, keys: Keys, subject: string): Promise<number> {
+/**
+ * One encrypted, VAPID-signed request to the push service (web-push builds it, pushTransport.ts
+ * sends it): its status, 0 when none came, or 'refused' when the address is not one to send to.
+ */
+async function send(claim: Claimed, keys: Keys, config: AppContext['config'], resolve: Resolver): Promise<number | 'refused'> {
+  if (endpointProblem(claim.endpoint, config) !== null) return 'refused';
   const request = webpush.generateRequestDetails(
     { endpoint: claim.endpoint, keys: { p256dh: claim.p256dh, auth: claim.auth } },
     JSON.stringify(pushPayload(claim)),
-    { vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey }, TTL: TTL_SECONDS, contentEncoding: 'aes128gcm' },
+    { vapidDetails: { subject: config.vapidSubject, publicKey: keys.publicKey, privateKey: keys.privateKey }, TTL: TTL_SECONDS, contentEncoding: 'aes128gcm' },
   );
-  try {
-    const response = await fetch(request.endpoint, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body ? new Uint8Array(request.body) : null,
-      redirect: 'error',
-      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return response.status;
-  } catch {
-    return 0;
-  }
+  const delivery = await deliverPush(request, config, resolve, SEND_TIMEOUT_MS);
+  return 'refused' in delivery ? 'refused' : delivery.status;
 }
 
 /**
@@ -194,10 +208,12 @@ export const pushCandidates = () => sql`
  * One run: claims up to PUSH_BATCH notices newer than their subscription's cursor and not yet
  * claimed for it (oldest first), and sends each. Only holders who subscribed are read (the
  * notices by their primary key, holder first: no index the settlement pays for). A 404 or 410
- * from the push service means the browser's subscription is gone: it is deleted. Other failures
- * (5xx, 429, no answer) are recorded on the claim and not retried.
+ * from the push service means the browser's subscription is gone: it is deleted, as is one whose
+ * address is refused (endpointProblem, or its host resolves to a local address on a public
+ * server). Other failures (5xx, 429, a redirect, no answer) are recorded on the claim and not
+ * retried. `resolve` looks hosts up (tests make a public name resolve to 127.0.0.1).
  */
-export async function dispatchPush(ctx: AppContext): Promise<PushReport> {
+export async function dispatchPush(ctx: AppContext, resolve: Resolver = lookupAll): Promise<PushReport> {
   const keys = await pushKeys(ctx.db);
   const { rows } = await transact(ctx.db, async (trx) => {
     // A probe per subscription and day: a cost the planner puts above JIT's threshold with a few
@@ -227,9 +243,8 @@ export async function dispatchPush(ctx: AppContext): Promise<PushReport> {
     for (let claim = queue.shift(); claim; claim = queue.shift()) {
       const subscription = `${claim.user_id}:${claim.subscription_id}`;
       if (gone.has(subscription)) continue;
-      const refused = endpointProblem(claim.endpoint, ctx.config.pushLocalEndpoints) !== null;
-      const status = refused ? 410 : await send(claim, keys, ctx.config.vapidSubject);
-      if (status === 404 || status === 410) {
+      const status = await send(claim, keys, ctx.config, resolve);
+      if (status === 'refused' || status === 404 || status === 410) {
         gone.add(subscription);
         // Not `report.removed += await …`: that reads the count before waiting, beside other workers.
         const removed = await removeWhere(ctx.db, sql`user_id = ${claim.user_id}::bigint and id = ${claim.subscription_id}::bigint`);

@@ -6,7 +6,7 @@ import { userIdOf } from '../http/caller.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
-import { endpointProblem, keysProblem, pushKeys, subscribePush, unsubscribePush } from './push.ts';
+import { keysProblem, pushKeys, subscribeProblem, subscribePush, unsubscribePush } from './push.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['notifications'];
@@ -33,7 +33,7 @@ export const pushRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request, reply) => {
       const userId = userIdOf(request);
       const body = request.body;
-      const problem = endpointProblem(body.endpoint, ctx.config.pushLocalEndpoints) ?? keysProblem(body.keys);
+      const problem = (await subscribeProblem(body.endpoint, ctx.config)) ?? keysProblem(body.keys);
       if (problem) throw new AppError('PARAM', problem);
       const answer = await idempotent(ctx, request, userId, async (trx) => {
         await subscribePush(trx, userId, body, ctx.clock.now());

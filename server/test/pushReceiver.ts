@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A push service of our own for the tests, on 127.0.0.1: it keeps every request it gets and
- * answers 201, or the status set for a path (410: the subscription is gone). A `browser` is what
- * a browser holds for one subscription: a P-256 key pair and a 16-byte secret, its address here,
- * and it decrypts what was sent to it (RFC 8291, aes128gcm, with node:crypto only).
+ * answers 201, or the status (and headers) set for a path (410: the subscription is gone; 302 and
+ * a Location: a redirect). A `browser` is what a browser holds for one subscription: a P-256 key
+ * pair and a 16-byte secret, its address here, and it decrypts what was sent to it (RFC 8291,
+ * aes128gcm, with node:crypto only).
  */
 export type PushRequest = { path: string; headers: IncomingHttpHeaders; body: Buffer };
 
@@ -21,22 +22,23 @@ export type PushBrowser = {
 export type PushReceiver = {
   url: string;
   requests: PushRequest[];
-  /** Answer this status to requests for this path from now on. */
-  answer: (path: string, status: number) => void;
+  /** Answer this status (with these headers) to requests for this path from now on. */
+  answer: (path: string, status: number, headers?: Record<string, string>) => void;
   browser: (path: string) => PushBrowser;
   close: () => Promise<void>;
 };
 
 export async function startPushReceiver(): Promise<PushReceiver> {
   const requests: PushRequest[] = [];
-  const statuses = new Map<string, number>();
+  const answers = new Map<string, { status: number; headers: Record<string, string> }>();
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const path = request.url ?? '/';
       requests.push({ path, headers: request.headers, body: Buffer.concat(chunks) });
-      response.writeHead(statuses.get(path) ?? 201).end();
+      const answer = answers.get(path);
+      response.writeHead(answer?.status ?? 201, answer?.headers).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,7 +46,7 @@ export async function startPushReceiver(): Promise<PushReceiver> {
   return {
     url,
     requests,
-    answer: (path, status) => statuses.set(path, status),
+    answer: (path, status, headers = {}) => answers.set(path, { status, headers }),
     browser: (path) => {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
