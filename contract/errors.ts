@@ -88,6 +88,8 @@ export const ERRORS = {
   EXCHANGE_CONSENT: { code: 161, http: 422, message: 'err.exchangeConsent' },
   /** 162: a reconciliation difference that is not there, or resolved already. */
   DIFFERENCE_NONE: { code: 162, http: 404, message: 'err.differenceNone' },
+  /** 163: a funding over what one operator may ask for in a UTC day (FUNDING_DAILY_LIMIT). */
+  FUNDING_LIMIT: { code: 163, http: 422, message: 'err.fundingLimit' },
   /** 413: a request body over the limit (64 KB). */
   PAYLOAD_TOO_LARGE: { code: 413, http: 413, message: 'err.payloadTooLarge' },
 } as const satisfies Record<string, { code: number } & Entry>;

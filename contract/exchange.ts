@@ -13,6 +13,8 @@ export const EXCHANGE_PATHS = {
   debits: '/v1/debits',
   /** Platform's client credentials: credit a holder from the omnibus account. */
   credits: '/v1/credits',
+  /** Client credentials: move the platform's own money at the exchange into its omnibus account (a funding). */
+  fundings: '/v1/fundings',
   /** Client credentials: one transfer by the platform's transfer id. */
   transfer: '/v1/transfers/:transferId',
   /** Client credentials: the platform's transfers applied in a time range, oldest first. */
@@ -52,10 +54,20 @@ export const RefusalReason = Type.Union([
 ]);
 export type RefusalReason = Static<typeof RefusalReason>;
 
+/** A funding: from the platform's own account at the exchange into its omnibus account. */
+export const FundingBody = Type.Object({ transferId: TransferId, asset: Asset, amount: AmountString });
+export type FundingBody = Static<typeof FundingBody>;
+
+/** The subject a funding names: the platform's own account at the exchange. */
+export const PLATFORM_SUBJECT = '@platform';
+
 export const ExchangeTransfer = Type.Object({
   transferId: TransferId,
-  /** debit: from the holder into the omnibus account; credit: from it to the holder. */
-  direction: Type.Union([Type.Literal('debit'), Type.Literal('credit')]),
+  /**
+   * debit: from the holder into the omnibus account; credit: from it to the holder; funding: from
+   * the platform's own account into the omnibus account (subject `@platform`).
+   */
+  direction: Type.Union([Type.Literal('debit'), Type.Literal('credit'), Type.Literal('funding')]),
   subject: Type.String(),
   asset: Asset,
   amount: AmountString,

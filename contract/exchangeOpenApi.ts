@@ -5,6 +5,7 @@ import {
   EXCHANGE_PATHS,
   ExchangeError,
   ExchangeTransfer,
+  FundingBody,
   HolderBalances,
   OmnibusStatement,
   TransferList,
@@ -64,6 +65,9 @@ export function exchangeOpenApi(serverUrl: string) {
       },
       [EXCHANGE_PATHS.credits]: {
         post: operation('creditHolder', { summary: 'Credit the holder from the omnibus account (withdrawal, transfer out)', security: 'client', body: CreditBody, answer: ExchangeTransfer }),
+      },
+      [EXCHANGE_PATHS.fundings]: {
+        post: operation('fundOmnibus', { summary: "Move the platform's own money at the exchange into its omnibus account (a funding)", security: 'client', body: FundingBody, answer: ExchangeTransfer }),
       },
       [EXCHANGE_PATHS.transfer.replace(':transferId', '{transferId}')]: {
         get: operation('readTransfer', { summary: "One transfer by the platform's transfer id", security: 'client', path: ['transferId'], answer: ExchangeTransfer }),

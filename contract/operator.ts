@@ -36,7 +36,6 @@ export const FundBody = Type.Object({
   amount: Type.String({ maxLength: 64 }),
 });
 export type FundBody = Static<typeof FundBody>;
-export const FundData = Type.Object({ account: Type.String(), asset: Type.String(), balance: Type.String() });
 
 /** The parameters an operator may schedule (versioned by the day they take effect). */
 export const PARAM_NAMES: readonly string[] = [

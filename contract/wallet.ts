@@ -152,3 +152,21 @@ export type ReconciliationData = Static<typeof ReconciliationData>;
 export const ResolveParams = Type.Object({ id: Type.String({ pattern: '^\\d{1,18}$' }) });
 /** What the operator found and did about it: kept in the audit log. */
 export const ResolveBody = Type.Object({ note: Type.String({ minLength: 3, maxLength: 500 }) });
+
+/** A funding of the treasury or the pool: asked by one operator, approved by another, moved at the exchange. */
+export const FundingRecord = Type.Object({
+  id: Type.String(),
+  account: Type.Union([Type.Literal('treasury'), Type.Literal('supercomputing_pool')]),
+  asset: Asset,
+  amount: AmountString,
+  status: TransferStatus,
+  reason: Type.Union([Type.String(), Type.Null()]),
+  requestedBy: Type.String(),
+  reviewedBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+  reviewedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+export type FundingRecord = Static<typeof FundingRecord>;
+/** GET /api/operator/fundings: those waiting for a second operator, then the latest others. */
+export const FundingsData = Type.Object({ items: Type.Array(FundingRecord) });
+export type FundingsData = Static<typeof FundingsData>;

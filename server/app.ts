@@ -34,6 +34,7 @@ import { type Exchange, exchangeOf } from './wallet/exchange.ts';
 import { httpExchangeClient } from './wallet/exchangeClient.ts';
 import { webhookRoutes } from './wallet/webhookRoutes.ts';
 import { reconcileRoutes } from './wallet/reconcileRoutes.ts';
+import { fundingRoutes } from './wallet/fundingRoutes.ts';
 import { statementRoutes } from './statement/routes.ts';
 import { reviewRoutes } from './wallet/reviewRoutes.ts';
 import { walletRoutes } from './wallet/routes.ts';
@@ -139,6 +140,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(walletRoutes, { ctx, exchange });
   await app.register(reviewRoutes, { ctx, exchange });
   await app.register(reconcileRoutes, { ctx });
+  await app.register(fundingRoutes, { ctx, exchange });
   await app.register(earnRoutes, { ctx });
   await app.register(operatorRoutes, { ctx });
   await app.register(teamRoutes, { ctx });

@@ -45,6 +45,8 @@ export type Config = {
   exchangeWebhookUrl: string | undefined;
   /** Faults the embedded exchange makes (server/exchange/faults.ts): tests and drills only. */
   exchangeFaults: string | undefined;
+  /** What one operator may ask to fund in a UTC day, per asset (decimal strings). */
+  fundingDailyLimit: Record<'AIC' | 'USDT', string>;
   /** How often unfinished transfers are driven to a final state (ms); 0: only by requests. */
   transferWorkerIntervalMs: number;
   /** Where the exchange may send people back to: the web app's home addresses. */
@@ -255,6 +257,19 @@ function userIds(env: NodeJS.ProcessEnv, name: string): bigint[] {
   return list(env[name]).map((id) => (/^\d+$/.test(id) ? BigInt(id) : refuse(name, 'user ids separated by commas', id)));
 }
 
+/** `FUNDING_DAILY_LIMIT`: `AIC:amount,USDT:amount`, both assets, each a decimal amount. */
+function fundingLimits(value: string): Record<'AIC' | 'USDT', string> {
+  const pairs = Object.fromEntries(value.split(',').map((pair) => pair.trim().split(':') as [string, string | undefined]));
+  const limit = (asset: 'AIC' | 'USDT') => {
+    const parsed = parseAmount(pairs[asset] ?? '');
+    if (!parsed.ok || Object.keys(pairs).some((key) => key !== 'AIC' && key !== 'USDT')) {
+      refuse('FUNDING_DAILY_LIMIT', 'AIC:<amount>,USDT:<amount>', value);
+    }
+    return formatUnits(parsed.ok ? parsed.value : 0n);
+  };
+  return { AIC: limit('AIC'), USDT: limit('USDT') };
+}
+
 /** `EXCHANGE_FAULTS`: name=number pairs (server/exchange/faults.ts reads them). */
 function checkFaults(value: string | undefined): string | undefined {
   if (value !== undefined && !/^\s*(\w+=[\d.]+\s*)(,\s*\w+=[\d.]+\s*)*$/.test(value)) {
@@ -367,6 +382,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     exchangeWebhookUrl: envUrl(env, 'EXCHANGE_WEBHOOK_URL'),
     exchangeFaults: checkFaults(given(env, 'EXCHANGE_FAULTS')),
     transferWorkerIntervalMs: envInt(env, 'TRANSFER_WORKER_INTERVAL_MS', 5_000),
+    fundingDailyLimit: fundingLimits(given(env, 'FUNDING_DAILY_LIMIT') ?? 'AIC:1000000,USDT:100000'),
     redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: userIds(env, 'OPERATOR_USER_IDS'),

@@ -105,9 +105,13 @@ interface ExchangeAccountsTable {
 interface TransfersTable {
   id: ColumnType<bigint, never, never>;
   user_id: Big;
-  type: 'recharge' | 'transfer_in' | 'transfer_out' | 'withdraw';
+  type: 'recharge' | 'transfer_in' | 'transfer_out' | 'withdraw' | 'funding';
   asset: Asset;
   amount: Big;
+  /** A funding's system account (user 0's treasury or pool); null for a holder's transfer. */
+  account: ColumnType<'treasury' | 'supercomputing_pool' | null, 'treasury' | 'supercomputing_pool' | null | undefined, never>;
+  /** The operator who asked for a funding (another approves it). */
+  requested_by: ColumnType<bigint | null, bigint | null | undefined, never>;
   status: 'requested' | 'under_review' | 'sending' | 'unknown' | 'success' | 'failure';
   reason: string | null;
   created_at: Timestamp;
@@ -171,7 +175,7 @@ interface XcTransfersTable {
   client_id: string;
   transfer_id: string;
   seq: ColumnType<bigint, never, never>;
-  direction: 'debit' | 'credit';
+  direction: 'debit' | 'credit' | 'funding';
   subject: string;
   asset: Asset;
   amount: Big;

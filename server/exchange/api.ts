@@ -8,7 +8,9 @@ import {
   EXCHANGE_PREFIX,
   ExchangeError,
   ExchangeTransfer,
+  FundingBody,
   HolderBalances,
+  PLATFORM_SUBJECT,
   OmnibusQuery,
   OmnibusStatement,
   RangeQuery,
@@ -116,6 +118,14 @@ export function exchangeApi(ctx: AppContext, provider: Provider, faults: Exchang
       async (request) => {
         const clientId = clientOf(ctx, request);
         return write({ ...(request.body as CreditBody), clientId, direction: 'credit' });
+      },
+    );
+    app.post(
+      EXCHANGE_PATHS.fundings,
+      { schema: { ...hidden, body: FundingBody, response: answers(ExchangeTransfer) } },
+      async (request) => {
+        const clientId = clientOf(ctx, request);
+        return write({ ...(request.body as FundingBody), clientId, subject: PLATFORM_SUBJECT, direction: 'funding' });
       },
     );
     app.get(

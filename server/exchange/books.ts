@@ -16,10 +16,12 @@ import { transact } from '../db/transact.ts';
 /** Where the simulated exchange's money comes from: the only account that may go negative. */
 const WORLD = '@world';
 export const omnibusOf = (clientId: string) => `@omnibus:${clientId}`;
+/** A platform's own money at the exchange, which its fundings move into its omnibus account. */
+const platformOf = (clientId: string) => `@platform:${clientId}`;
 
 /** What a new exchange account holds, so a newcomer can try every journey (PRODUCT.md, Sign-in). */
 export const DEMO_BALANCES: Record<Asset, bigint> = { AIC: 20_000n * UNIT, USDT: 1_000n * UNIT };
-/** The platform's own money at the simulated exchange, from which it pays out what holders earned. */
+/** What a platform's omnibus and own accounts open with at the simulated exchange: its float and its funds. */
 const OMNIBUS_FLOAT: Record<Asset, bigint> = { AIC: 10_000_000n * UNIT, USDT: 1_000_000n * UNIT };
 
 type Executor = Db | Transaction<Database>;
@@ -32,7 +34,7 @@ export class TransferMismatch extends Error {
 
 type Row = {
   transfer_id: string;
-  direction: 'debit' | 'credit';
+  direction: 'debit' | 'credit' | 'funding';
   subject: string;
   asset: Asset;
   amount: bigint;
@@ -88,7 +90,7 @@ async function open(trx: Transaction<Database>, subject: string): Promise<void> 
     .onConflict((oc) => oc.columns(['subject', 'asset']).doNothing())
     .returning('asset')
     .execute();
-  const start = subject.startsWith('@omnibus:') ? OMNIBUS_FLOAT : DEMO_BALANCES;
+  const start = subject.startsWith('@') ? OMNIBUS_FLOAT : DEMO_BALANCES;
   // Dated at the epoch: what an account held before the platform ever used it is no movement of
   // any day's statement (the reconciliation compares a day's movement).
   for (const { asset } of opened) await move(trx, `open:${subject}`, asset, WORLD, subject, start[asset], OPENED_AT);
@@ -111,7 +113,7 @@ async function balanceFor(trx: Transaction<Database>, subject: string, asset: As
   return row?.balance ?? 0n;
 }
 
-export type TransferRequest = { clientId: string; direction: 'debit' | 'credit' } & (DebitBody & { subject: string } | CreditBody);
+export type TransferRequest = { clientId: string; direction: 'debit' | 'credit' | 'funding' } & (DebitBody & { subject: string } | CreditBody);
 
 function amountOf(text: string): bigint {
   const parsed = parseAmount(text);
@@ -122,19 +124,22 @@ function amountOf(text: string): bigint {
 /**
  * Applies a transfer once per (client, transfer id): a repeat answers the first outcome, the
  * same id for another transfer is refused (`TransferMismatch`). A debit takes from the holder
- * into the client's omnibus account, a credit the other way; either is refused for good when
- * the paying side lacks the money or the holder is unknown.
+ * into the client's omnibus account, a credit the other way, a funding from the client's own
+ * account into its omnibus account; each is refused for good when the paying side lacks the
+ * money or the holder is unknown.
  */
 export async function applyTransfer(db: Db, request: TransferRequest, at: Date): Promise<ExchangeTransfer> {
   const amount = amountOf(request.amount);
   const omnibus = omnibusOf(request.clientId);
+  const funding = request.direction === 'funding';
+  const other = funding ? platformOf(request.clientId) : request.subject;
   return transact(db, async (trx) => {
-    const known = await knownHolder(trx, request.subject);
-    if (known) await open(trx, request.subject);
+    const known = funding || (await knownHolder(trx, request.subject));
+    if (known) await open(trx, other);
     await open(trx, omnibus);
     // Both accounts locked in subject order before the id is looked up: a racing repeat of
     // the same id waits here, then finds the first one's row.
-    const [first, second] = [omnibus, request.subject].sort();
+    const [first, second] = [omnibus, other].sort();
     await balanceFor(trx, first as string, request.asset);
     await balanceFor(trx, second as string, request.asset);
     const existing = await trx
@@ -152,7 +157,7 @@ export async function applyTransfer(db: Db, request: TransferRequest, at: Date):
       if (!same) throw new TransferMismatch();
       return toTransfer(existing);
     }
-    const [from, to] = request.direction === 'debit' ? [request.subject, omnibus] : [omnibus, request.subject];
+    const [from, to] = request.direction === 'credit' ? [omnibus, other] : [other, omnibus];
     const reason: RefusalReason | null = !known
       ? 'unknown_account'
       : (await balanceFor(trx, from, request.asset)) < amount

@@ -14,23 +14,6 @@ import { checkTree } from '../team/tree.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 import { noticesFrom } from '../notify/notices.ts';
 
-/** Money enters the treasury or the pool from outside (the platform's own funds). */
-export async function fund(
-  trx: Transaction<Database>,
-  input: { account: 'treasury' | 'supercomputing_pool'; asset: 'AIC' | 'USDT'; amount: bigint },
-) {
-  await postEntry(trx, {
-    kind: 'fund',
-    ref: `fund:${input.account}`,
-    postings: [
-      { userId: SYSTEM, asset: input.asset, kind: 'exchange', amount: -input.amount },
-      { userId: SYSTEM, asset: input.asset, kind: input.account, amount: input.amount },
-    ],
-  });
-  const balance = await balanceOf(trx, { userId: SYSTEM, asset: input.asset, kind: input.account });
-  return { account: input.account, asset: input.asset, balance: formatUnits(balance) };
-}
-
 /**
  * Schedules a parameter from a day on. Never for a day already settled (past payouts keep the
  * values in force on their day); rates and other earn terms only with notice (the configured

@@ -67,6 +67,19 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
   });
 
   new Gauge({
+    name: 'aic_fundings_last_day',
+    help: 'Fundings of the treasury or the pool asked for or approved in the last 24 hours (every one raises AicFunding)',
+    registers: [registry],
+    collect: keepOnFailure(async () => {
+      const since = new Date(ctx.clock.now().getTime() - 86_400_000);
+      const { rows } = await sql<{ n: string }>`
+        select count(*)::text as n from transfers
+        where type = 'funding' and (created_at >= ${since} or reviewed_at >= ${since})`.execute(ctx.db);
+      return Number(rows[0]?.n ?? 0);
+    }),
+  });
+
+  new Gauge({
     name: 'aic_transfers_unfinished_oldest_seconds',
     help: 'Age of the oldest transfer still waiting for the exchange (requested, sending or unknown); 0 when none',
     registers: [registry],

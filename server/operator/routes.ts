@@ -2,8 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   AuditData,
   ClockAdvanceBody,
-  FundBody,
-  FundData,
   LedgerCheckData,
   ParamBody,
   ParamsData,
@@ -22,7 +20,7 @@ import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { settleDay, settleDue } from '../settlement/settle.ts';
 import { unbindFromCycle } from '../team/binding.ts';
 import { audit, auditLog } from './audit.ts';
-import { fund, ledgerReport, scheduleParam } from './console.ts';
+import { ledgerReport, scheduleParam } from './console.ts';
 import { operatorIdOf } from './guard.ts';
 
 const secured = { security: [{ bearer: [] }] };
@@ -65,21 +63,6 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
         request.log.info({ operator: String(operator), days: request.body.days, today: utcDay(ctx.clock.now()) }, 'clock advanced');
         await audit(ctx.db, { operatorId: operator, action: 'clock_advance', target: `${request.body.days} days`, at: ctx.clock.now() });
         return { now: ctx.clock.now().toISOString(), reports };
-      });
-      return sendAnswer(reply, answer);
-    },
-  );
-
-  app.post(
-    PATHS.operatorFund,
-    { schema: { tags, summary: 'Fund the treasury or the supercomputing pool', ...secured, body: FundBody, response: answers(FundData) } },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const amount = amountFrom(request.body.amount);
-      const answer = await idempotent(ctx, request, operator, async (trx) => {
-        const result = await fund(trx, { account: request.body.account, asset: request.body.asset, amount });
-        await audit(trx, { operatorId: operator, action: 'fund', target: `${request.body.account}:${request.body.asset}`, detail: { amount: request.body.amount }, at: ctx.clock.now() });
-        return result;
       });
       return sendAnswer(reply, answer);
     },

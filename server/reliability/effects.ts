@@ -170,7 +170,7 @@ export class Effects {
     for (const row of transfers) {
       const move = this.moves.get(String(row.id));
       expect({ userId: String(row.user_id), type: row.type, asset: row.asset, amount: row.amount }).toEqual(move);
-      const inbound = INBOUND.includes(row.type);
+      const inbound = row.type !== 'funding' && INBOUND.includes(row.type);
       expect(row.status).toBe(inbound ? 'success' : (this.reviews.get(String(row.id)) ?? 'under_review'));
     }
 

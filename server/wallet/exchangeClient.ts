@@ -4,6 +4,7 @@ import {
   type DebitBody,
   EXCHANGE_PATHS,
   ExchangeTransfer,
+  type FundingBody,
   HolderBalances,
   OmnibusStatement,
   TransferList,
@@ -24,6 +25,7 @@ export type Outcome =
 export type ExchangeClient = {
   debit(accessToken: string, body: DebitBody): Promise<Outcome>;
   credit(body: CreditBody): Promise<Outcome>;
+  fund(body: FundingBody): Promise<Outcome>;
   read(transferId: string): Promise<Outcome>;
   list(range: { from: Date; to: Date; after?: string }): Promise<TransferList>;
   omnibus(range: { from: Date; to: Date }): Promise<OmnibusStatement>;
@@ -127,6 +129,7 @@ export function httpExchangeClient(options: ClientOptions): ExchangeClient {
   return {
     debit: (accessToken, body) => transferCall('POST', EXCHANGE_PATHS.debits, `Bearer ${accessToken}`, body),
     credit: (body) => transferCall('POST', EXCHANGE_PATHS.credits, basic, body),
+    fund: (body) => transferCall('POST', EXCHANGE_PATHS.fundings, basic, body),
     read: (transferId) =>
       transferCall('GET', EXCHANGE_PATHS.transfer.replace(':transferId', encodeURIComponent(transferId)), basic),
     list: (r) => read(`${EXCHANGE_PATHS.transfers}?${range(r)}`, basic, (json): json is TransferList => Value.Check(TransferList, json)),

@@ -144,8 +144,8 @@ describe.each(DATABASES)('transfers under the exchange’s faults on %s', (kind)
   it('publishes its API as an OpenAPI document, each operation named', async () => {
     const doc = (await t.app.inject({ url: '/exchange/openapi.json' })).json();
     expect(doc.openapi).toBe('3.0.3');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/balances', '/v1/credits', '/v1/debits', '/v1/omnibus', '/v1/transfers', '/v1/transfers/{transferId}']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/v1/balances', '/v1/credits', '/v1/debits', '/v1/fundings', '/v1/omnibus', '/v1/transfers', '/v1/transfers/{transferId}']);
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item as Record<string, { operationId: string }>).map((op) => op.operationId));
-    expect(ids.sort()).toEqual(['creditHolder', 'debitHolder', 'holderBalances', 'listTransfers', 'omnibusStatement', 'readTransfer']);
+    expect(ids.sort()).toEqual(['creditHolder', 'debitHolder', 'fundOmnibus', 'holderBalances', 'listTransfers', 'omnibusStatement', 'readTransfer']);
   });
 });

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { ExchangeTransfer } from '../../contract/exchange.ts';
 import { formatUnits, parseAmount } from '../../contract/money.ts';
-import { INBOUND } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import type { DifferenceKind } from '../db/schema.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import type { ExchangeClient } from './exchangeClient.ts';
+import type { Row } from './repository.ts';
+import { directionOf } from './transfers.ts';
 
 /**
  * Each day's transfers, compared with the exchange's own list for the day (by the time the
@@ -70,7 +71,7 @@ export async function compareDay(db: Db, client: ExchangeClient, day: string): P
     byId.delete(transfer.transferId);
     const applied = transfer.status === 'applied';
     if (applied) {
-      const sign = transfer.direction === 'debit' ? 1n : -1n;
+      const sign = transfer.direction === 'credit' ? -1n : 1n;
       net.set(transfer.asset, (net.get(transfer.asset) ?? 0n) + sign * units(transfer.amount));
     }
     const base = { transferId: transfer.transferId, asset: transfer.asset, exchange: transfer };
@@ -78,8 +79,7 @@ export async function compareDay(db: Db, client: ExchangeClient, day: string): P
       if (applied) differences.push({ ...base, kind: 'missing_on_platform', platform: null });
       continue;
     }
-    const direction = INBOUND.includes(row.type as never) ? 'debit' : 'credit';
-    if (direction !== transfer.direction || row.asset !== transfer.asset || formatUnits(row.amount) !== transfer.amount) {
+    if (directionOf(row.type as Row['type']) !== transfer.direction || row.asset !== transfer.asset || formatUnits(row.amount) !== transfer.amount) {
       differences.push({ ...base, kind: 'amount', platform: platformView(row) });
     } else if ((row.status === 'success') !== applied) {
       differences.push({ ...base, kind: 'status', platform: platformView(row) });

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import type { TransferRecord, TransferRecordsQuery, TransferStatus, TransferType } from '../../contract/wallet.ts';
+import type { FundingRecord, TransferRecord, TransferRecordsQuery, TransferStatus, TransferType } from '../../contract/wallet.ts';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
@@ -9,33 +9,52 @@ import { perOwner } from '../platform/cache.ts';
 type Executor = Db | Transaction<Database>;
 
 export const COLUMNS = [
-  'id', 'user_id', 'type', 'asset', 'amount', 'status', 'reason', 'created_at', 'reviewed_at',
-  'exchange_id', 'request_key', 'request_user', 'attempts',
+  'id', 'user_id', 'type', 'asset', 'amount', 'status', 'reason', 'created_at', 'reviewed_at', 'reviewed_by',
+  'exchange_id', 'request_key', 'request_user', 'attempts', 'account', 'requested_by',
 ] as const;
 
 export type Row = {
   id: bigint;
   user_id: bigint;
-  type: TransferType;
+  /** A holder's move, or a funding of user 0's treasury or pool (`funding.ts`). */
+  type: TransferType | 'funding';
   asset: Asset;
   amount: bigint;
   status: TransferStatus;
   reason: string | null;
   created_at: Date;
   reviewed_at: Date | null;
+  reviewed_by: bigint | null;
   exchange_id: string | null;
   request_key: string | null;
   request_user: bigint | null;
   attempts: number;
+  account: 'treasury' | 'supercomputing_pool' | null;
+  requested_by: bigint | null;
 };
 
+/** A holder's transfer as the API shows it (a funding is user 0's, never a holder's: `funding.ts`). */
 export const toRecord = (row: Row): TransferRecord => ({
   id: String(row.id),
-  type: row.type,
+  type: row.type as TransferType,
   asset: row.asset,
   amount: formatUnits(row.amount),
   status: row.status,
   reason: row.reason,
+  createdAt: row.created_at.toISOString(),
+  reviewedAt: row.reviewed_at?.toISOString() ?? null,
+});
+
+/** A funding as the operators' console shows it. */
+export const toFundingRecord = (row: Row): FundingRecord => ({
+  id: String(row.id),
+  account: row.account as FundingRecord['account'],
+  asset: row.asset,
+  amount: formatUnits(row.amount),
+  status: row.status,
+  reason: row.reason,
+  requestedBy: String(row.requested_by),
+  reviewedBy: row.reviewed_by === null ? null : String(row.reviewed_by),
   createdAt: row.created_at.toISOString(),
   reviewedAt: row.reviewed_at?.toISOString() ?? null,
 });
@@ -59,19 +78,21 @@ export async function insertTransfer(
     .executeTakeFirstOrThrow();
 }
 
-/** A transfer under review, locked for the reviewer's transaction. */
-export async function lockPendingTransfer(trx: Transaction<Database>, id: bigint): Promise<Row | undefined> {
+/** A holder's withdrawal (or, `funding`, a funding) under review, locked for the reviewer's transaction. */
+export async function lockPendingTransfer(trx: Transaction<Database>, id: bigint, funding = false): Promise<Row | undefined> {
   return trx
     .selectFrom('transfers')
     .select(COLUMNS)
     .where('id', '=', id)
     .where('status', '=', 'under_review')
+    .where('type', funding ? '=' : '!=', 'funding')
     .forUpdate()
     .executeTakeFirst();
 }
 
-export async function transferExists(db: Executor, id: bigint): Promise<boolean> {
-  return Boolean(await db.selectFrom('transfers').select('id').where('id', '=', id).executeTakeFirst());
+export async function transferExists(db: Executor, id: bigint, funding = false): Promise<boolean> {
+  const row = await db.selectFrom('transfers').select('id').where('id', '=', id).where('type', funding ? '=' : '!=', 'funding').executeTakeFirst();
+  return Boolean(row);
 }
 
 export async function closeTransfer(
@@ -112,7 +133,7 @@ export async function reviewQueue(
   query: { after?: bigint; limit?: number; userId?: bigint } = {},
 ): Promise<{ items: (TransferRecord & { userId: string })[]; nextCursor: string | null }> {
   const limit = query.limit ?? 100;
-  let q = db.selectFrom('transfers').select(COLUMNS).where('status', '=', 'under_review');
+  let q = db.selectFrom('transfers').select(COLUMNS).where('status', '=', 'under_review').where('type', '!=', 'funding');
   if (query.userId !== undefined) q = q.where('user_id', '=', query.userId);
   if (query.after !== undefined) q = q.where('id', '>', query.after);
   const rows = await q.orderBy('id').limit(limit + 1).execute();

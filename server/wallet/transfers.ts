@@ -5,14 +5,14 @@ import type { ExchangeTransfer } from '../../contract/exchange.ts';
 import { formatUnits } from '../../contract/money.ts';
 import { INBOUND, type TransferRecord } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
-import type { Database } from '../db/schema.ts';
+import type { AccountKind, Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
 import type { LanguageKey } from '../../contract/languages.ts';
 import { translate } from '../http/messages.ts';
-import { postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { type AccountKey, postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { notify } from '../notify/notices.ts';
 import type { ExchangeClient, Outcome } from './exchangeClient.ts';
-import { COLUMNS, type Row, toRecord } from './repository.ts';
+import { COLUMNS, type Row, toFundingRecord, toRecord } from './repository.ts';
 
 /**
  * A transfer across the exchange boundary is a state machine:
@@ -47,6 +47,10 @@ export type ExchangePort = {
 };
 
 const UNFINISHED = ['requested', 'sending', 'unknown'] as const;
+
+/** Which way a transfer moves money at the exchange (contract/exchange.ts's `direction`). */
+export const directionOf = (type: Row['type']): ExchangeTransfer['direction'] =>
+  type === 'funding' ? 'funding' : INBOUND.includes(type) ? 'debit' : 'credit';
 const leaseFrom = (ms: number) => new Date(Date.now() + ms);
 
 /** A new transfer's id at the exchange: unique, and no reuse across databases or restores. */
@@ -89,10 +93,10 @@ function refusalAnswer(name: ErrorName, language: LanguageKey): Answer {
  * exchange refused is a refusal (nothing was credited); anything else is the transfer's record.
  */
 export function answerFor(row: Row, language: LanguageKey = 'en'): Answer {
-  if (row.status === 'failure' && INBOUND.includes(row.type)) {
+  if (row.status === 'failure' && directionOf(row.type) === 'debit') {
     return refusalAnswer(row.reason === REASONS.consent_revoked ? 'EXCHANGE_CONSENT' : 'EXCHANGE_BALANCE', language);
   }
-  return { status: 200, body: { code: 0, msg: 'success', data: toRecord(row) } };
+  return { status: 200, body: { code: 0, msg: 'success', data: row.type === 'funding' ? toFundingRecord(row) : toRecord(row) } };
 }
 
 /** The reasons the platform writes on a transfer the exchange refused (translated by the app). */
@@ -132,31 +136,8 @@ async function finish(db: Db, row: Row, result: { applied: boolean; reason: stri
       .executeTakeFirst();
     // Someone else ended it first (a webhook, the worker): theirs stands.
     if (!closed) return currentRow(trx, row);
-    const inbound = INBOUND.includes(row.type);
-    const wallet = { userId: row.user_id, asset: row.asset, kind: 'wallet' as const };
-    const clearing = { userId: SYSTEM, asset: row.asset, kind: 'exchange_clearing' as const };
-    const omnibus = { userId: SYSTEM, asset: row.asset, kind: 'exchange' as const };
-    const legs = inbound
-      ? result.applied
-        ? [omnibus, wallet]
-        : undefined
-      : result.applied
-        ? [clearing, omnibus]
-        : [clearing, wallet];
-    if (legs) {
-      const [from, to] = legs as [typeof wallet, typeof wallet];
-      await postEntry(trx, {
-        // Inbound: the entry that brings the money in, named as before; outbound: sent or returned.
-        kind: inbound ? row.type : result.applied ? 'transfer_sent' : 'transfer_returned',
-        ref: `transfer:${row.id}`,
-        at: result.at,
-        postings: [
-          { ...from, amount: -row.amount },
-          { ...to, amount: row.amount },
-        ],
-      });
-    }
-    if (!inbound) {
+    await book(trx, row, result);
+    if (directionOf(row.type) === 'credit') {
       const { id, type, asset, amount } = toRecord(closed);
       await notify(trx, {
         userId: row.user_id,
@@ -168,6 +149,36 @@ async function finish(db: Db, row: Row, result: { applied: boolean; reason: stri
     }
     await storeAnswer(trx, closed);
     return closed;
+  });
+}
+
+/**
+ * The money of a transfer that ended: a debit the exchange applied comes in from the omnibus
+ * account (user 0's `exchange`) to the wallet, a funding to the system account it was for; a
+ * credit leaves the clearing account for the omnibus account, or goes back to the wallet when
+ * refused. A refused debit or funding moved nothing.
+ */
+async function book(trx: Transaction<Database>, row: Row, result: { applied: boolean; at: Date }): Promise<void> {
+  const direction = directionOf(row.type);
+  const account = (userId: bigint, kind: AccountKind) => ({ userId, asset: row.asset, kind });
+  const omnibus = account(SYSTEM, 'exchange');
+  const legs =
+    direction === 'credit'
+      ? [account(SYSTEM, 'exchange_clearing'), result.applied ? omnibus : account(row.user_id, 'wallet')]
+      : result.applied
+        ? [omnibus, direction === 'funding' ? account(SYSTEM, row.account as AccountKind) : account(row.user_id, 'wallet')]
+        : undefined;
+  if (!legs) return;
+  const [from, to] = legs as [AccountKey, AccountKey];
+  await postEntry(trx, {
+    // Money in: the entry named as before (a funding as `fund`); money out: sent or returned.
+    kind: direction === 'debit' ? row.type : direction === 'funding' ? 'fund' : result.applied ? 'transfer_sent' : 'transfer_returned',
+    ref: direction === 'funding' ? `fund:${row.account}` : `transfer:${row.id}`,
+    at: result.at,
+    postings: [
+      { ...from, amount: -row.amount },
+      { ...to, amount: row.amount },
+    ],
   });
 }
 
@@ -197,7 +208,7 @@ async function leaveUnknown(db: Db, row: Row): Promise<Row> {
 function matches(row: Row, transfer: ExchangeTransfer): boolean {
   return (
     transfer.transferId === row.exchange_id &&
-    transfer.direction === (INBOUND.includes(row.type) ? 'debit' : 'credit') &&
+    transfer.direction === directionOf(row.type) &&
     transfer.asset === row.asset &&
     transfer.amount === formatUnits(row.amount)
   );
@@ -206,7 +217,9 @@ function matches(row: Row, transfer: ExchangeTransfer): boolean {
 /** Sends the transfer under its id (a repeat is the same transfer at the exchange). */
 async function send(port: ExchangePort, row: Row): Promise<Outcome> {
   const body = { transferId: row.exchange_id as string, asset: row.asset, amount: formatUnits(row.amount) };
-  if (!INBOUND.includes(row.type)) return port.client.credit({ ...body, subject: await port.subjectOf(row.user_id) });
+  const direction = directionOf(row.type);
+  if (direction === 'funding') return port.client.fund(body);
+  if (direction === 'credit') return port.client.credit({ ...body, subject: await port.subjectOf(row.user_id) });
   let token = await port.accessToken(row.user_id);
   if (!token) return { kind: 'consent_revoked' };
   const first = await port.client.debit(token, body);
@@ -231,7 +244,7 @@ export async function drive(db: Db, port: ExchangePort, row: Row, options: { res
     return finish(db, row, { applied: transfer.status === 'applied', reason, at: new Date(transfer.at) });
   }
   // Only a debit is refused for the holder's consent; nothing reached the exchange.
-  if (outcome.kind === 'consent_revoked' && INBOUND.includes(row.type)) {
+  if (outcome.kind === 'consent_revoked' && directionOf(row.type) === 'debit') {
     return finish(db, row, { applied: false, reason: REASONS.consent_revoked, at: new Date() });
   }
   return leaveUnknown(db, row);

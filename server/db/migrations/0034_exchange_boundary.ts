@@ -7,6 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * unknown, then success or failure) named at the exchange by `exchange_id`, driven by whoever
  * holds its lease; a holder's consent to be debited is their OAuth tokens, kept encrypted; each
  * day's transfers are reconciled with the exchange's list, and what differs waits for an operator.
+ * A funding of the treasury or the pool is such a transfer, from the platform's own account there.
  *
  * The embedded exchange's own books (`xc_*`): holders' and omnibus balances, double entry, a
  * transfer id applied once per client. A real deployment leaves them empty.
@@ -15,7 +16,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table transfers drop constraint if exists transfers_status_check`.execute(db);
   await sql`alter table transfers add constraint transfers_status_check
     check (status in ('requested', 'under_review', 'sending', 'unknown', 'success', 'failure'))`.execute(db);
+  // A funding is a transfer too: from the platform's own account at the exchange into its omnibus
+  // account, for a system account (treasury, pool), asked by one operator and approved by another.
+  await sql`alter table transfers drop constraint if exists transfers_type_check`.execute(db);
+  await sql`alter table transfers add constraint transfers_type_check
+    check (type in ('recharge', 'transfer_in', 'transfer_out', 'withdraw', 'funding'))`.execute(db);
   await sql`alter table transfers
+    add column account text check (account in ('treasury', 'supercomputing_pool')),
+    add column requested_by bigint,
     add column exchange_id text,
     add column request_key text,
     add column request_user bigint,
@@ -75,7 +83,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       client_id text not null,
       transfer_id text not null,
       seq bigserial not null,
-      direction text not null check (direction in ('debit', 'credit')),
+      direction text not null check (direction in ('debit', 'credit', 'funding')),
       subject text not null,
       asset text not null,
       amount bigint not null check (amount > 0),

@@ -4,7 +4,6 @@ import type {
   AuditData,
   ClockAdvanceBody,
   FundBody,
-  FundData,
   LedgerCheckData,
   ParamBody,
   ParamsData,
@@ -14,7 +13,7 @@ import type {
   UnbindData,
 } from '../../../contract/operator.ts';
 import { PATHS } from '../../../contract/paths.ts';
-import type { ReconciliationData, ResolveBody, ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
+import type { FundingRecord, FundingsData, ReconciliationData, ResolveBody, ReviewQueueData, TransferRecord } from '../../../contract/wallet.ts';
 import { apiGet, apiPost } from './client.ts';
 import { queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
@@ -34,6 +33,7 @@ export const operatorKeys = {
   params: ['operator', 'params'] as const,
   audit: ['operator', 'audit'] as const,
   reconciliation: ['operator', 'reconciliation'] as const,
+  fundings: ['operator', 'fundings'] as const,
 };
 
 const REVIEWS_PAGE_SIZE = 20;
@@ -61,6 +61,10 @@ export const useReconciliation = () =>
 export const useParamVersions = () =>
   useQuery({ queryKey: operatorKeys.params, queryFn: () => apiGet<Static<typeof ParamsData>>(PATHS.operatorParams) });
 
+/** Fundings of the treasury or the pool: those under review first (oldest first), then the latest others. */
+export const useFundings = () =>
+  useQuery({ queryKey: operatorKeys.fundings, queryFn: () => apiGet<FundingsData>(PATHS.operatorFundings) });
+
 export const useAuditLog = () =>
   useQuery({ queryKey: operatorKeys.audit, queryFn: () => apiGet<AuditData>(PATHS.operatorAudit) });
 
@@ -79,11 +83,30 @@ export const useReview = (id: string) =>
     invalidate: AFTER_ACTION,
   });
 
+/** Asking for a funding moves no money: it adds to the fundings list and the audit log. */
+const AFTER_FUNDING_REQUEST = [operatorKeys.fundings, operatorKeys.audit] as const;
+
+/** Ask to fund the treasury or the pool (under review until another operator approves it). */
 export const useFund = () =>
-  useIdempotentAction<FundBody, Static<typeof FundData>>({
+  useIdempotentAction<FundBody, FundingRecord>({
     run: (body, idempotencyKey) => apiPost(PATHS.operatorFund, body, { idempotencyKey }),
     fingerprint: (body) => `fund|${body.account}|${body.asset}|${body.amount}`,
-    invalidate: AFTER_ACTION,
+    invalidate: AFTER_FUNDING_REQUEST,
+  });
+
+/** An approved funding moves the platform's money into the account: the books and the pools on home change. */
+const AFTER_FUNDING_REVIEW = [operatorKeys.fundings, operatorKeys.ledger, operatorKeys.audit, queryKeys.home] as const;
+
+const fundingReviewPath = (id: string, approve: boolean) =>
+  (approve ? PATHS.operatorFundingApprove : PATHS.operatorFundingReject).replace(':id', encodeURIComponent(id));
+
+/** Approve (the exchange moves the money) or reject (with a reason) another operator's funding. */
+export const useFundingReview = (id: string) =>
+  useIdempotentAction<{ approve: boolean; reason?: string }, FundingRecord>({
+    run: ({ approve, reason }, idempotencyKey) =>
+      apiPost<FundingRecord>(fundingReviewPath(id, approve), approve ? {} : { reason }, { idempotencyKey }),
+    fingerprint: ({ approve, reason }) => `funding|${id}|${approve}|${reason ?? ''}`,
+    invalidate: AFTER_FUNDING_REVIEW,
   });
 
 export const useScheduleParam = () =>

@@ -7,8 +7,30 @@ import { formatDateTime } from '../../lib/time.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
 import { QueryCard } from './QueryCard.tsx';
 
-const ACTIONS = new Set(['approve', 'reject', 'fund', 'set_param', 'settle', 'clock_advance', 'resolve_difference']);
-const DETAILS = new Set(['type', 'asset', 'amount', 'reason', 'value', 'effectiveDay', 'days', 'note']);
+const ACTIONS = new Set([
+  'approve',
+  'reject',
+  'fund',
+  'fund_request',
+  'fund_reject',
+  'set_param',
+  'settle',
+  'clock_advance',
+  'resolve_difference',
+]);
+const DETAILS = new Set([
+  'type',
+  'asset',
+  'amount',
+  'reason',
+  'value',
+  'effectiveDay',
+  'days',
+  'note',
+  'account',
+  'requestedBy',
+]);
+const ACCOUNTS = new Set(['treasury', 'supercomputing_pool']);
 
 const isTransferType = (value: unknown): value is TransferType => TRANSFER_TYPES.includes(value as TransferType);
 
@@ -16,6 +38,7 @@ function describe(t: TFunction, key: string, value: unknown): string | null {
   if (value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return null;
   let text: string;
   if (key === 'type' && isTransferType(value)) text = t(typeLabelKey(value));
+  else if (key === 'account' && typeof value === 'string' && ACCOUNTS.has(value)) text = t(`operator.account.${value}`);
   else if (Array.isArray(value)) text = value.map(String).join(', ');
   else if (typeof value === 'object') text = JSON.stringify(value);
   else text = String(value);

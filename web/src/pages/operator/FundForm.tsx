@@ -22,7 +22,10 @@ const PARSE_MESSAGES = {
   decimals: 'err.amountDecimals',
 } as const;
 
-/** Adds the platform's own money to the treasury or the supercomputing pool, after a confirmation. */
+/**
+ * Asks to add the platform's own money (its account at the exchange) to the treasury or the
+ * supercomputing pool, after a confirmation; another operator approves it (FundingQueue).
+ */
 export function FundForm() {
   const { t } = useTranslation();
   const [account, setAccount] = useState<Account>('treasury');
@@ -55,7 +58,7 @@ export function FundForm() {
       if (!answer) return;
       Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });
       setInput('');
-      setResult(t('operator.fund.balance', { account: accountName(account), amount: formatAmount(answer.balance), asset }));
+      setResult(t('operator.fund.requested', { account: accountName(account), amount: formatAmount(answer.amount), asset }));
     } finally {
       busy.current = false;
     }

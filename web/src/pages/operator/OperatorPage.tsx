@@ -10,6 +10,7 @@ import { AccessDenied } from './AccessDenied.tsx';
 import { AuditLog } from './AuditLog.tsx';
 import { ConsoleTabs, panelId, TABS, type TabKey, tabId } from './ConsoleTabs.tsx';
 import { FundForm } from './FundForm.tsx';
+import { FundingQueue } from './FundingQueue.tsx';
 import { LedgerCheck } from './LedgerCheck.tsx';
 import { ParamForm } from './ParamForm.tsx';
 import { ParamsList } from './ParamsList.tsx';
@@ -33,7 +34,12 @@ function Panel({ tab, today, onServerNow }: { tab: TabKey; today: string; onServ
         </>
       );
     case 'fund':
-      return <FundForm />;
+      return (
+        <>
+          <FundForm />
+          <FundingQueue />
+        </>
+      );
     case 'params':
       return (
         <>

@@ -5,6 +5,14 @@ import { useTranslation } from 'react-i18next';
 
 const REASON_MAX = 200;
 
+/** The dialog's words (translation keys): a withdrawal review's unless told; `confirm` takes {{summary}}. */
+export type RejectCopy = { title: string; confirm: string; reason: string };
+const REVIEW_COPY: RejectCopy = {
+  title: 'operator.reviews.rejectTitle',
+  confirm: 'operator.reviews.confirmReject',
+  reason: 'operator.reviews.reason',
+};
+
 /**
  * Rejecting asks why (the holder sees the reason on the record) and is itself the
  * confirmation: it names the request, and nothing is sent until Reject is pressed.
@@ -14,9 +22,11 @@ export function RejectDialog({
   summary,
   onReject,
   onClose,
+  copy = REVIEW_COPY,
 }: {
   visible: boolean;
   summary: string;
+  copy?: RejectCopy;
   /** Resolves true once the request is rejected; the dialog then closes. */
   onReject: (reason: string) => Promise<boolean>;
   onClose: () => void;
@@ -38,8 +48,8 @@ export function RejectDialog({
   return (
     <Dialog
       visible={visible}
-      aria-label={t('operator.reviews.rejectTitle')}
-      title={t('operator.reviews.rejectTitle')}
+      aria-label={t(copy.title)}
+      title={t(copy.title)}
       getContainer={() => document.body}
       afterClose={() => {
         setReason('');
@@ -47,9 +57,9 @@ export function RejectDialog({
       }}
       content={
         <div className="op-reject">
-          <p className="op-reject__summary">{t('operator.reviews.confirmReject', { summary })}</p>
+          <p className="op-reject__summary">{t(copy.confirm, { summary })}</p>
           <label className="field__label" htmlFor={id}>
-            {t('operator.reviews.reason')}
+            {t(copy.reason)}
           </label>
           <TextArea
             id={id}
