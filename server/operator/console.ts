@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { earnParams, productRates } from '../earn/params.ts';
 import { AppError } from '../http/errors.ts';
-import { balanceOf, checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { balanceOf, checkLedger, SYSTEM } from '../ledger/ledger.ts';
 import { proofLedgerChecks } from '../proof/repository.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';

@@ -13,7 +13,6 @@ import {
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { amountFrom } from '../http/amount.ts';
 import { idempotent, idempotentClaimFirst, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
