@@ -66,6 +66,8 @@ export type Config = {
   redisUrl: string | undefined;
   rateLimitSignInPerMinute: number;
   rateLimitPostsPerMinute: number;
+  /** Failed bearer tokens (401) per address and minute before that address gets 429. */
+  rateLimitAuthFailuresPerMinute: number;
   /** GET calls per session and minute (every protected route). */
   rateLimitGetsPerMinute: number;
   /** Heavy reads (the CSV export, the monthly statement) per session and minute, on top of the GET limit. */
@@ -408,6 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: envRedisUrl(env, 'REDIS_URL'),
     rateLimitSignInPerMinute: envInt(env, 'RATE_LIMIT_SIGNIN_PER_MINUTE', 60),
     rateLimitPostsPerMinute: envInt(env, 'RATE_LIMIT_POSTS_PER_MINUTE', 120),
+    rateLimitAuthFailuresPerMinute: envInt(env, 'RATE_LIMIT_AUTH_FAILURES_PER_MINUTE', 30),
     rateLimitGetsPerMinute: envInt(env, 'RATE_LIMIT_GETS_PER_MINUTE', 600),
     rateLimitHeavyReadsPerMinute: envInt(env, 'RATE_LIMIT_HEAVY_READS_PER_MINUTE', 20),
     metricsToken: env.METRICS_TOKEN || undefined,

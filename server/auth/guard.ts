@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { authenticate, isTokenFormat } from './sessions.ts';
@@ -41,10 +41,20 @@ export function installAuthGuard(app: FastifyInstance, ctx: AppContext): void {
     if (isPublic || !route.url.startsWith('/api/')) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     route.onRequest = [
-      async (request: FastifyRequest) => {
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const refuse = (wait: number) => {
+          reply.header('retry-after', String(wait));
+          return new AppError('RATE_LIMITED');
+        };
+        // An address that keeps sending bad tokens is refused before any sessions lookup.
+        const blocked = app.authFailures.blocked(request);
+        if (blocked) throw refuse(blocked);
         const token = bearerToken(request);
         const session = token ? await authenticate(ctx.db, token, ctx.clock.now(), ctx.config.sessionCacheMs) : undefined;
-        if (session === undefined) throw new AppError('UNAUTHORIZED');
+        if (session === undefined) {
+          const wait = await app.authFailures.note(request);
+          throw wait ? refuse(wait) : new AppError('UNAUTHORIZED');
+        }
         request.userId = session.userId;
         request.sessionKey = session.tokenHash;
       },

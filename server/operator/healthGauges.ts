@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
+import { rateLimitState } from '../http/security.ts';
 import { payoutCoverage } from './console.ts';
 
 /** Coverage sums every active fixed-term order: worked out at most this often, not per scrape. */
@@ -64,6 +65,15 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
         select count(*)::text as n from reconciliation_differences where resolved_at is null`.execute(ctx.db);
       return Number(rows[0]?.n ?? 0);
     }),
+  });
+
+  new Gauge({
+    name: 'aic_rate_limits_local',
+    help: '1 while Redis cannot be reached and this process counts the rate limits on its own, else 0',
+    registers: [registry],
+    collect() {
+      this.set(rateLimitState.local ? 1 : 0);
+    },
   });
 
   new Gauge({

@@ -40,6 +40,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0,
     rateLimitSignInPerMinute: 100_000,
     rateLimitPostsPerMinute: 100_000,
+    rateLimitAuthFailuresPerMinute: 100_000,
     rateLimitGetsPerMinute: 100_000,
     rateLimitHeavyReadsPerMinute: 100_000,
     // Tests read the dashboard right after changing what it shows.

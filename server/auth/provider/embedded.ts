@@ -79,7 +79,11 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
   });
   provider.proxy = true;
 
-  mountUnder(app, PROVIDER_PREFIX, provider.callback());
+  // The pages a browser opens (the authorisation and sign-out endpoints) are limited per address
+  // like the sign-in page; the platform's own calls (token, JWKS, discovery) are not.
+  const pages = app.limitByAddress('exchange pages', ctx.config.rateLimitSignInPerMinute);
+  const isPage = (path: string) => /^\/oidc\/(auth|session)(\/|$)/.test(path);
+  mountUnder(app, PROVIDER_PREFIX, provider.callback(), async (path, request) => (isPage(path) ? pages(request) : null));
   registerSignInRoutes(app, ctx, provider);
   return provider;
 }
@@ -90,17 +94,27 @@ export async function mountEmbeddedProvider(app: FastifyInstance, ctx: AppContex
  * whole. Fastify lets go of the reply. Every other request pays one string comparison (middie,
  * used here before, ran its middleware engine for every request of the server).
  */
-function mountUnder(app: FastifyInstance, prefix: string, handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  app.addHook('onRequest', (request, reply, done) => {
+function mountUnder(
+  app: FastifyInstance,
+  prefix: string,
+  handler: (req: IncomingMessage, res: ServerResponse) => unknown,
+  limited: (path: string, request: FastifyRequest) => Promise<number | null>,
+) {
+  app.addHook('onRequest', async (request, reply) => {
     const url = request.raw.url ?? '/';
     const path = url.split('?', 1)[0] ?? '';
-    if (path !== prefix && !path.startsWith(`${prefix}/`)) return done();
+    if (path !== prefix && !path.startsWith(`${prefix}/`)) return;
+    const wait = await limited(path, request);
+    if (wait !== null) {
+      return reply.code(429).header('retry-after', String(wait)).type('text/plain; charset=utf-8').send('Too many requests: try again in a minute.');
+    }
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     raw.originalUrl = url;
     const rest = url.slice(prefix.length);
     raw.url = rest.startsWith('/') ? rest : `/${rest}`;
     handler(raw, reply.raw);
+    return reply;
   });
 }
 
