@@ -273,7 +273,7 @@ function fallbackStore(redis: Redis, log: FastifyBaseLogger) {
     };
   const store: CounterStore = { incr: either('incr'), read: either('read'), child: () => store };
   // The plugin constructs its store with `new`; every limiter of this app shares this one.
-  return function FallbackStore() {
+  return function storeOfThisApp() {
     return store;
   } as unknown as FastifyRateLimitStoreCtor;
 }
