@@ -11,6 +11,8 @@ import { createOAuthClient } from './auth/oauth.ts';
 import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
 import { authRoutes } from './auth/routes.ts';
 import { sessionRoutes } from './auth/sessionRoutes.ts';
+import { forgetSessions } from './auth/sessions.ts';
+import { redisBroadcast, revocations } from './platform/broadcast.ts';
 import type { AppContext } from './context.ts';
 import { EXCHANGE_PREFIX } from '../contract/exchange.ts';
 import { activityRoutes } from './activity/routes.ts';
@@ -51,6 +53,22 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A session revoked on any process is forgotten by every process's copy at once, through Redis
+ * when it is configured (else within SESSION_CACHE_MS).
+ */
+function shareRevocations(app: FastifyInstance, ctx: AppContext): void {
+  if (!ctx.config.redisUrl) return;
+  const broadcast = redisBroadcast(ctx.config.redisUrl, REVOCATIONS_CHANNEL, app.log);
+  revocations(ctx.db).current = broadcast;
+  broadcast.subscribe((userId) => {
+    if (/^\d+$/.test(userId)) forgetSessions(ctx.db, BigInt(userId));
+  });
+  app.addHook('onClose', () => broadcast.close());
+}
+
+const REVOCATIONS_CHANNEL = 'aic-earn:sessions-revoked';
+
 /** Trusts the nearest `hops` proxies, as proxy-addr does for a number. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -90,6 +108,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   );
   installErrorHandling(app);
   installAuthGuard(app, ctx);
+  shareRevocations(app, ctx);
   requireIdempotencyKeys(app);
   refuseNonFiniteNumbers(app);
   await installSecurity(app, ctx.config);

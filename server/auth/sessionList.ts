@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { SessionItem } from '../../contract/sessions.ts';
 import type { Db } from '../db/connect.ts';
 import { parseUserAgent } from './device.ts';
-import { forgetSessions, parseToken } from './sessions.ts';
+import { forgetSessionsEverywhere, parseToken } from './sessions.ts';
 
 /** A session's public id: the first 16 hex digits of its token's hash. */
 const ID_LENGTH = 16;
@@ -60,6 +60,6 @@ export async function revokeSessions(
         : sql<boolean>`token_hash <> ${which.allBut}`,
     )
     .executeTakeFirst();
-  forgetSessions(db, userId);
+  forgetSessionsEverywhere(db, userId);
   return Number(result.numUpdatedRows);
 }

@@ -1,10 +1,13 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { buildApp } from '../app.ts';
+import { connect } from '../db/connect.ts';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { SessionItem } from '../../contract/sessions.ts';
 import { fixedClock } from '../platform/clock.ts';
-import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { DATABASES, startTestApp, TEST_DATABASE_URL, type TestApp } from '../test/harness.ts';
 import { bearer, newKey, post, signIn } from '../test/signIn.ts';
 import { parseUserAgent } from './device.ts';
 import { createSession } from './sessions.ts';
@@ -156,5 +159,39 @@ describe.each(DATABASES)('the per-process copy of live sessions on %s', (kind) =
     expect(await asset(token)).toBe(200);
     expect((await post(t.app, PATHS.logout, token)).json().code).toBe(0);
     expect(await asset(token)).toBe(401);
+  });
+});
+
+describe('a revocation reaching every process through Redis, on postgres', () => {
+  const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  let a: TestApp;
+  let b: { app: FastifyInstance; close: () => Promise<void> };
+  beforeAll(async () => {
+    const config = { sessionCacheMs: 1_000, redisUrl: REDIS_URL };
+    a = await startTestApp('postgres', { config });
+    // A second process on the same database: its own connections, its own copy of the sessions.
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(a.ctx.db);
+    const handle = await connect({ databaseUrl: TEST_DATABASE_URL, schema: rows[0]?.schema, poolSize: 2 });
+    const app = await buildApp({ ...a.ctx, db: handle.db }, { logger: false });
+    await app.ready();
+    b = { app, close: async () => (await app.close(), await handle.close()) };
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it('is refused by the other process on its next request, not a second later', async () => {
+    const { token } = await signIn(a.app, { name: 'Everywhere' });
+    const asset = (app: FastifyInstance) => app.inject({ url: PATHS.getAsset, headers: bearer(token) }).then((r) => r.statusCode);
+    expect(await asset(b.app)).toBe(200);
+    expect((await post(a.app, PATHS.logout, token)).json().code).toBe(0);
+    // Published before the logout answered; delivered to the other process's subscriber within moments.
+    let status = 200;
+    for (let i = 0; i < 50 && status === 200; i++) {
+      status = await asset(b.app);
+      if (status === 200) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(status).toBe(401);
   });
 });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
+import { revocations } from '../platform/broadcast.ts';
 import { perOwner } from '../platform/cache.ts';
 import { DAY_MS } from '../platform/clock.ts';
 import { notify } from '../notify/notices.ts';
@@ -80,10 +81,16 @@ const SESSION_CACHE_SIZE = 100_000;
 type Live = { userId: bigint; tokenHash: string; expiresAt: number };
 const copiesOf = perOwner((_db: Db) => new Map<string, { live: Live; at: number }>());
 
-/** Forgets this process's copies of a holder's sessions (after a revocation here). */
+/** Forgets this process's copies of a holder's sessions (a revocation here or on another process). */
 export function forgetSessions(db: Db, userId: bigint): void {
   const map = copiesOf(db);
   for (const [key, copy] of map) if (copy.live.userId === userId) map.delete(key);
+}
+
+/** After a revocation: this process forgets the holder's copies now, and tells every other process (REDIS_URL). */
+export function forgetSessionsEverywhere(db: Db, userId: bigint): void {
+  forgetSessions(db, userId);
+  revocations(db).current.publish(String(userId));
 }
 
 /**
@@ -147,5 +154,5 @@ export async function revokeSession(db: Db, token: string, now: Date): Promise<v
     .where('token_hash', '=', parsed.hash)
     .where('revoked_at', 'is', null)
     .execute();
-  forgetSessions(db, parsed.userId);
+  forgetSessionsEverywhere(db, parsed.userId);
 }
