@@ -174,7 +174,13 @@ describe('a revocation reaching every process through Redis, on postgres', () =>
     const handle = await connect({ databaseUrl: TEST_DATABASE_URL, schema: rows[0]?.schema, poolSize: 2 });
     const app = await buildApp({ ...a.ctx, db: handle.db }, { logger: false });
     await app.ready();
-    b = { app, close: async () => (await app.close(), await handle.close()) };
+    b = {
+      app,
+      close: async () => {
+        await app.close();
+        await handle.close();
+      },
+    };
   });
   afterAll(async () => {
     await b?.close();
