@@ -55,12 +55,9 @@ describe.each(DATABASES)('a long history streams on %s', (kind) => {
         insert into accounts (user_id, asset, kind, balance)
         select ${userId}, 'AIC', 'wallet', 0 on conflict do nothing`.execute(trx);
       // The holder's wallet holds its postings; the outside world's account gave them.
-      await sql`
-        update accounts a set balance = a.balance + p.total
-        from (select user_id, kind, sum(amount) as total from postings
-              where entry_id in (select id from journal_entries where ref like 'transfer:%' and kind = 'transfer_in')
-                and asset = 'AIC' group by user_id, kind) p
-        where a.user_id = p.user_id and a.asset = 'AIC' and a.kind = p.kind`.execute(trx);
+      const total = sql`(select coalesce(sum(amount), 0) from postings where user_id = ${userId} and asset = 'AIC' and kind = 'wallet')`;
+      await sql`update accounts set balance = ${total} where user_id = ${userId} and asset = 'AIC' and kind = 'wallet'`.execute(trx);
+      await sql`update accounts set balance = balance - ${total} where user_id = 0 and asset = 'AIC' and kind = 'exchange'`.execute(trx);
     });
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
