@@ -4,7 +4,7 @@ import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { TcpProxy } from '../reliability/proxy.ts';
-import { startTestApp, type TestApp } from '../test/harness.ts';
+import { DATABASES, type DatabaseKind, startTestApp, type TestApp } from '../test/harness.ts';
 import { authorPageVia, newKey, post, REDIRECT_URI, signIn } from '../test/signIn.ts';
 import { rateLimitState } from './security.ts';
 
@@ -19,8 +19,8 @@ const forged = () => `${1 + Math.floor(Math.random() * 1000)}.${randomBytes(24).
  */
 describe('limits on failure', () => {
   const apps: TestApp[] = [];
-  const start = async (config: Parameters<typeof startTestApp>[1]) => {
-    const t = await startTestApp('pglite', { seed: false, ...config });
+  const start = async (config: Parameters<typeof startTestApp>[1], kind: DatabaseKind = 'pglite') => {
+    const t = await startTestApp(kind, { seed: false, ...config });
     apps.push(t);
     return t;
   };
@@ -28,8 +28,8 @@ describe('limits on failure', () => {
     for (const t of apps) await t.close();
   });
 
-  it('refuses an address after repeated 401s, then without looking the sessions up', async () => {
-    const t = await start({ config: { rateLimitAuthFailuresPerMinute: 10, trustProxy: ['127.0.0.1'] } });
+  it.each(DATABASES)('refuses an address after repeated 401s, then without looking the sessions up, on %s', async (kind) => {
+    const t = await start({ config: { rateLimitAuthFailuresPerMinute: 10, trustProxy: ['127.0.0.1'] } }, kind);
     const from = (address: string, token: string) =>
       t.app.inject({ url: PATHS.getAsset, remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': address, authorization: `Bearer ${token}` } });
     const statuses: number[] = [];
