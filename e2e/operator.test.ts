@@ -114,16 +114,17 @@ describe('operator console at 390x844', () => {
     expect(await text(desk.ledgerFigure('AIC total of all accounts'))).toBe('0');
     expect(await text(desk.ledgerFigure('Negative user balances'))).toBe('0');
 
-    // Funding the treasury says what it holds now, and shows in the coverage.
+    // Funding the treasury is asked here and approved by another operator: nothing moves yet.
     const treasuryBefore = await text(desk.ledgerFigure('Treasury'));
     await desk.openTab('Fund');
     await desk.fund('Treasury', 'AIC', '1000');
-    expect(await text(desk.confirmDialog)).toContain('Add 1,000.00 AIC to Treasury?');
+    expect(await text(desk.confirmDialog)).toContain('Ask to add 1,000.00 AIC to the Treasury? Another operator must approve it.');
     await desk.confirm();
     await desk.done();
-    await desk.fundForm.getByRole('status').getByText(/^Treasury balance now: [\d,]+\.\d{2} AIC$/).waitFor();
+    await desk.fundForm.getByRole('status').getByText('Asked to add 1,000.00 AIC to the Treasury: another operator must approve it.').waitFor();
+    await olga.page.getByText('You asked for this funding: another operator must approve it').waitFor();
     await desk.openTab('Ledger');
-    await expect.poll(() => text(desk.ledgerFigure('Treasury'))).not.toBe(treasuryBefore);
+    expect(await text(desk.ledgerFigure('Treasury'))).toBe(treasuryBefore);
 
     // An earn term is scheduled with notice: it defaults to the earliest allowed day and shows as scheduled.
     await desk.openTab('Parameters');

@@ -44,11 +44,12 @@ describe('statement and signed-in devices at 390x844', () => {
     await expect.poll(() => text(statement.month)).toBe('2026-11');
     expect(await statement.nextMonthButton.isDisabled()).toBe(true);
     expect(await text(statement.figure('AIC', 'Opening balance'))).toBe('0.00 AIC');
-    expect(await text(statement.figure('AIC', 'Closing balance'))).toBe('20,000.00 AIC');
-    expect(await text(statement.figure('USDT', 'Closing balance'))).toBe('1,000.00 USDT');
-    await expect.poll(() => statement.movements.getByRole('listitem').count()).toBe(8);
-    expect(await text(statement.movement(0))).toContain('Demo funding');
-    const withdrawal = (await text(statement.movement(7))) ?? '';
+    // What the platform holds for Alice: her balance at the exchange is the exchange's, not in her statement.
+    expect(await text(statement.figure('AIC', 'Closing balance'))).toBe('500.00 AIC');
+    expect(await text(statement.figure('USDT', 'Closing balance'))).toBe('100.00 USDT');
+    await expect.poll(() => statement.movements.getByRole('listitem').count()).toBe(4);
+    expect(await text(statement.movement(0))).toContain('Transfer');
+    const withdrawal = (await text(statement.movement(3))) ?? '';
     expect(withdrawal).toContain('Withdrawal');
     expect(withdrawal).toContain('Under review');
     expect(withdrawal).toContain('+50.00');
@@ -59,17 +60,15 @@ describe('statement and signed-in devices at 390x844', () => {
     await statement.empty.waitFor();
     expect(await text(statement.month)).toBe('2026-10');
     await statement.nextMonthButton.click();
-    await expect.poll(() => statement.movements.getByRole('listitem').count()).toBe(8);
+    await expect.poll(() => statement.movements.getByRole('listitem').count()).toBe(4);
 
     // The CSV: the documented header, and the rows of the whole history.
     const { filename, text: csv } = await statement.exportCsv();
     expect(filename).toBe(`aic-statement-${userId}-2026-11-20.csv`);
     const [header, ...rows] = parseCsv(csv);
     expect(header).toEqual([...STATEMENT_COLUMNS]);
-    expect(rows).toHaveLength(8);
-    expect(rows.map((row) => row[2])).toEqual([
-      'demo_funding', 'demo_funding', 'transfer', 'transfer', 'recharge', 'recharge', 'withdrawal', 'withdrawal',
-    ]);
+    expect(rows).toHaveLength(4);
+    expect(rows.map((row) => row[2])).toEqual(['transfer', 'recharge', 'withdrawal', 'withdrawal']);
     expect(rows.find((row) => row[2] === 'transfer' && row[3] === 'wallet')?.slice(4, 7)).toEqual([
       'AIC', '500.00000000', '500.00000000',
     ]);

@@ -98,11 +98,14 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
     await admin.end();
   });
 
-  /** A request sent until it gets an answer that is not "still running", always with its key. */
+  /** An answer that says nothing yet (still running, or the server busy or failing): a client tries again with its key. */
+  const undecided = (answer: Answer | undefined) => !answer || answer.status >= 500 || answer.body.code === ERRORS.IDEMPOTENCY_BUSY.code;
+
+  /** A request sent until it gets an answer that decides it, always with its key. */
   async function answerOf(call: Call): Promise<Answer | undefined> {
     for (let attempt = 0; attempt < 40; attempt++) {
       const answer = await postCall((app as RunningServer).baseUrl, call).catch(() => undefined);
-      if (answer && answer.body.code !== ERRORS.IDEMPOTENCY_BUSY.code) return answer;
+      if (!undecided(answer)) return answer;
       await new Promise((r) => setTimeout(r, 500));
     }
     return undefined;
@@ -140,7 +143,7 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
         const call = { path, token: operator.token, key: newKey(), body: {} };
         sent++;
         const answer = await postCall(app?.baseUrl as string, call).catch(() => undefined);
-        if (!answer) unanswered.push(call);
+        if (undecided(answer)) unanswered.push(call);
       }
     };
     const loadClient = async (index: number) => {
@@ -158,8 +161,8 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
         const call = { path: PATHS[type === 'transfer_in' ? 'transferIn' : type === 'transfer_out' ? 'transferOut' : type], token: holder.token, key: newKey(), body: { asset: pick(['AIC', 'USDT'] as const), amount: randomAmount(INBOUND.includes(type) ? 900 : 300) } };
         sent++;
         const answer = await postCall(app?.baseUrl as string, call).catch(() => undefined);
-        if (answer) record(answer);
-        else unanswered.push(call);
+        if (undecided(answer)) unanswered.push(call);
+        else record(answer as Answer);
         if (sent === Math.floor(TRANSFERS / 2)) await revokeConsent(exchangeDb.db, revoked.subject);
       }
     };

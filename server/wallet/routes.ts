@@ -26,6 +26,12 @@ import { listTransfers, walletBalances, walletBalancesGathered } from './reposit
 import { requestOutbound } from './service.ts';
 import { answerFor, drive, insertInbound } from './transfers.ts';
 
+/** An amount the exchange wrote (a decimal string), in units. */
+const unitsOf = (text: string | null): bigint => {
+  const parsed = parseAmount(text ?? '');
+  return parsed.ok ? parsed.value : 0n;
+};
+
 const MINIMUM = 1n; // recharge and transfer in: 1e-8, any amount above zero (PRODUCT.md, Asset wallet)
 const FEE = 0n;
 
@@ -46,8 +52,8 @@ const MOVES: { path: string; type: TransferType; summary: string }[] = [
 const secured = { security: [{ bearer: [] }] };
 
 /** The holder's balances at the exchange, asked of it; null each when it cannot say right now. */
-async function exchangeBalances(exchange: Exchange, userId: bigint): Promise<Record<'AIC' | 'USDT', string | null>> {
-  const token = await exchange.accessToken(userId).catch(() => undefined);
+async function exchangeBalances(exchange: Exchange, userId: bigint, known?: string): Promise<Record<'AIC' | 'USDT', string | null>> {
+  const token = known ?? (await exchange.accessToken(userId).catch(() => undefined));
   const answer = token ? await exchange.client.balances(token).catch(() => undefined) : undefined;
   const of = (asset: 'AIC' | 'USDT') => answer?.balances.find((b) => b.asset === asset)?.available ?? null;
   return { AIC: of('AIC'), USDT: of('USDT') };
@@ -122,8 +128,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
         const now = ctx.clock.now();
         if (INBOUND.includes(move.type)) {
           const type = move.type as 'recharge' | 'transfer_in';
-          // No consent to debit the holder at the exchange: nothing to send (sign in again).
-          if (!(await exchange.accessToken(userId))) throw new AppError('EXCHANGE_CONSENT');
+          // No consent to debit the holder at the exchange: nothing to send (sign in again). More
+          // than the exchange says they hold there: refused before a transfer is made of it.
+          const token = await exchange.accessToken(userId);
+          if (!token) throw new AppError('EXCHANGE_CONSENT');
+          const held = await exchangeBalances(exchange, userId, token);
+          if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
           const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
             insertInbound(trx, exchange.leaseMs, { userId, type, asset, amount, now, requestKey }),
           );

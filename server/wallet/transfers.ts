@@ -214,6 +214,13 @@ function matches(row: Row, transfer: ExchangeTransfer): boolean {
   );
 }
 
+/** The transfer ends as the exchange's record of it says (unknown still if the record is not this transfer). */
+function settle(db: Db, row: Row, transfer: ExchangeTransfer): Promise<Row> {
+  if (!matches(row, transfer)) return leaveUnknown(db, row);
+  const reason = transfer.reason ? REASONS[transfer.reason] : null;
+  return finish(db, row, { applied: transfer.status === 'applied', reason, at: new Date(transfer.at) });
+}
+
 /** Sends the transfer under its id (a repeat is the same transfer at the exchange). */
 async function send(port: ExchangePort, row: Row): Promise<Outcome> {
   const body = { transferId: row.exchange_id as string, asset: row.asset, amount: formatUnits(row.amount) };
@@ -237,15 +244,13 @@ async function send(port: ExchangePort, row: Row): Promise<Outcome> {
 export async function drive(db: Db, port: ExchangePort, row: Row, options: { resume: boolean }): Promise<Row> {
   let outcome: Outcome = options.resume ? await port.client.read(row.exchange_id as string) : { kind: 'not_found' };
   if (outcome.kind === 'not_found') outcome = await send(port, row);
-  if (outcome.kind === 'final') {
-    if (!matches(row, outcome.transfer)) return leaveUnknown(db, row);
-    const { transfer } = outcome;
-    const reason = transfer.reason ? REASONS[transfer.reason] : null;
-    return finish(db, row, { applied: transfer.status === 'applied', reason, at: new Date(transfer.at) });
-  }
-  // Only a debit is refused for the holder's consent; nothing reached the exchange.
+  if (outcome.kind === 'final') return settle(db, row, outcome.transfer);
+  // Only a debit is refused for the holder's consent. An earlier try of it may have reached the
+  // exchange before the consent went (its answer lost): the exchange's record decides.
   if (outcome.kind === 'consent_revoked' && directionOf(row.type) === 'debit') {
-    return finish(db, row, { applied: false, reason: REASONS.consent_revoked, at: new Date() });
+    const record = await port.client.read(row.exchange_id as string);
+    if (record.kind === 'final') return settle(db, row, record.transfer);
+    if (record.kind === 'not_found') return finish(db, row, { applied: false, reason: REASONS.consent_revoked, at: new Date() });
   }
   return leaveUnknown(db, row);
 }
