@@ -83,6 +83,20 @@ export function idempotentStart<T>(
   return keyed(ctx, request, userId, (trx) => effect(trx, key), insufficient, false);
 }
 
+/**
+ * Whether this request's Idempotency-Key has been used already (a repeat): checks made before an
+ * effect (asking the exchange, say) are for first requests only; a repeat gets the first answer.
+ */
+export async function isRepeat(ctx: AppContext, request: FastifyRequest, userId: bigint): Promise<boolean> {
+  const row = await ctx.db
+    .selectFrom('idempotency_keys')
+    .select('key')
+    .where('user_id', '=', userId)
+    .where('key', '=', idempotencyKeyOf(request))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** How long a repeat waits for the first request's answer before it is told to retry (IDEMPOTENCY_BUSY). */
 const BUSY_WAIT_MS = 15_000;
 const BUSY_POLL_MS = 25;

@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { COLUMNS, lockPendingTransfer, type Row, toFundingRecord, transferExists } from './repository.ts';
-import { newExchangeId } from './transfers.ts';
+import { approved } from './transfers.ts';
 
 /**
  * Funding the treasury or the supercomputing pool: one operator asks, another approves, and the
@@ -78,23 +78,7 @@ export async function approveFunding(
   trx: Transaction<Database>,
   review: Review & { requestKey: string; leaseMs: number },
 ): Promise<Row> {
-  const row = await pendingFunding(trx, review);
-  return trx
-    .updateTable('transfers')
-    .set({
-      status: 'requested',
-      reason: review.reason,
-      reviewed_at: review.now,
-      reviewed_by: review.reviewer,
-      exchange_id: newExchangeId(),
-      request_key: review.requestKey,
-      request_user: review.reviewer,
-      lease_until: new Date(Date.now() + review.leaseMs),
-    })
-    .where('user_id', '=', SYSTEM)
-    .where('id', '=', row.id)
-    .returning(COLUMNS)
-    .executeTakeFirstOrThrow();
+  return approved(trx, await pendingFunding(trx, review), 'requested', review);
 }
 
 export async function rejectFunding(trx: Transaction<Database>, review: Review): Promise<FundingRecord> {

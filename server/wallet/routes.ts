@@ -17,7 +17,7 @@ import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { idempotent, idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
 import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
@@ -128,12 +128,15 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
         const now = ctx.clock.now();
         if (INBOUND.includes(move.type)) {
           const type = move.type as 'recharge' | 'transfer_in';
-          // No consent to debit the holder at the exchange: nothing to send (sign in again). More
-          // than the exchange says they hold there: refused before a transfer is made of it.
-          const token = await exchange.accessToken(userId);
-          if (!token) throw new AppError('EXCHANGE_CONSENT');
-          const held = await exchangeBalances(exchange, userId, token);
-          if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
+          // A first request only (a repeat gets its first answer): without consent to debit the holder
+          // at the exchange there is nothing to send (sign in again); more than the exchange says
+          // they hold there is refused before a transfer is made of it.
+          if (!(await isRepeat(ctx, request, userId))) {
+            const token = await exchange.accessToken(userId);
+            if (!token) throw new AppError('EXCHANGE_CONSENT');
+            const held = await exchangeBalances(exchange, userId, token);
+            if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
+          }
           const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
             insertInbound(trx, exchange.leaseMs, { userId, type, asset, amount, now, requestKey }),
           );

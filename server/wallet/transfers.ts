@@ -54,7 +54,7 @@ export const directionOf = (type: Row['type']): ExchangeTransfer['direction'] =>
 const leaseFrom = (ms: number) => new Date(Date.now() + ms);
 
 /** A new transfer's id at the exchange: unique, and no reuse across databases or restores. */
-export const newExchangeId = () => randomUUID();
+const newExchangeId = () => randomUUID();
 
 /** A recharge or transfer in, recorded as requested under the caller's lease. */
 export async function insertInbound(
@@ -316,28 +316,15 @@ export async function resumeByExchangeId(db: Db, port: ExchangePort, exchangeId:
   return toRecord(current);
 }
 
-/**
- * An approved withdrawal or transfer out: the funds move from the holder's pending account to
- * the clearing account and the transfer is `sending`, under the approver's lease.
- */
-export async function startSending(
-  trx: Transaction<Database>,
-  row: Row,
-  review: { reviewer: bigint; reason: string | null; now: Date; requestKey: string; leaseMs: number },
-): Promise<Row> {
-  await postEntry(trx, {
-    kind: 'transfer_approved',
-    ref: `transfer:${row.id}`,
-    at: review.now,
-    postings: [
-      { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending', amount: -row.amount },
-      { userId: SYSTEM, asset: row.asset, kind: 'exchange_clearing', amount: row.amount },
-    ],
-  });
+/** What the approver did is approved: on its way to the exchange under a new id and the approver's lease and key. */
+export type Approval = { reviewer: bigint; reason: string | null; now: Date; requestKey: string; leaseMs: number };
+
+/** A reviewed transfer approved: `status` (sending, or requested for a funding), a new id at the exchange, the approver's lease and key. */
+export function approved(trx: Transaction<Database>, row: Row, status: 'sending' | 'requested', review: Approval): Promise<Row> {
   return trx
     .updateTable('transfers')
     .set({
-      status: 'sending',
+      status,
       reason: review.reason,
       reviewed_at: review.now,
       reviewed_by: review.reviewer,
@@ -350,4 +337,25 @@ export async function startSending(
     .where('id', '=', row.id)
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * An approved withdrawal or transfer out: the funds move from the holder's pending account to
+ * the clearing account and the transfer is `sending`, under the approver's lease.
+ */
+export async function startSending(
+  trx: Transaction<Database>,
+  row: Row,
+  review: Approval,
+): Promise<Row> {
+  await postEntry(trx, {
+    kind: 'transfer_approved',
+    ref: `transfer:${row.id}`,
+    at: review.now,
+    postings: [
+      { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending', amount: -row.amount },
+      { userId: SYSTEM, asset: row.asset, kind: 'exchange_clearing', amount: row.amount },
+    ],
+  });
+  return approved(trx, row, 'sending', review);
 }

@@ -1,25 +1,16 @@
 import Button from 'antd-mobile/es/components/button';
 import Tag from 'antd-mobile/es/components/tag';
 import Toast from 'antd-mobile/es/components/toast';
-import type { TFunction } from 'i18next';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
-import type { FundingRecord, TransferStatus } from '../../../../contract/wallet.ts';
+import type { FundingRecord } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useFundingReview } from '../../api/operator.ts';
 import { confirmAction } from '../../lib/confirm.ts';
 import { formatDateTime } from '../../lib/time.ts';
+import { reasonText, STATUS_COLORS } from '../wallet/moves.ts';
 import { type RejectCopy, RejectDialog } from './RejectDialog.tsx';
-
-const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger' | 'primary'> = {
-  requested: 'primary',
-  under_review: 'warning',
-  sending: 'primary',
-  unknown: 'warning',
-  success: 'success',
-  failure: 'danger',
-};
 
 const REJECT_COPY: RejectCopy = {
   title: 'operator.fundings.rejectTitle',
@@ -28,7 +19,6 @@ const REJECT_COPY: RejectCopy = {
 };
 
 /** The exchange's refusals come as keys (`exchange.…`); a rejecting operator's reason is their own text. */
-const reasonText = (t: TFunction, reason: string) => (reason.startsWith('exchange.') ? t(`wallet.reasons.${reason}`) : reason);
 
 /**
  * One funding: which account, how much, who asked, its status (and why it failed); while under

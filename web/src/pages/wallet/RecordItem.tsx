@@ -1,22 +1,9 @@
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
-import type { TransferRecord, TransferStatus } from '../../../../contract/wallet.ts';
-import { isInbound, typeLabelKey } from './moves.ts';
+import type { TransferRecord } from '../../../../contract/wallet.ts';
+import { isInbound, reasonText, STATUS_COLORS, typeLabelKey } from './moves.ts';
 import { formatDateTime } from '../../lib/time.ts';
-
-const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger' | 'primary'> = {
-  requested: 'primary',
-  under_review: 'warning',
-  sending: 'primary',
-  unknown: 'warning',
-  success: 'success',
-  failure: 'danger',
-};
-
-/** The platform writes the exchange's refusals as keys (`exchange.…`); an operator's reason is their own text. */
-const reasonText = (t: (key: string) => string, reason: string) =>
-  reason.startsWith('exchange.') ? t(`wallet.reasons.${reason}`) : reason;
 
 /** One wallet movement: type, signed amount, local time, status (and why it failed). */
 export function RecordItem({ record }: { record: TransferRecord }) {

@@ -1,4 +1,5 @@
-import { type Asset, type AssetData, INBOUND, type TransferType } from '../../../../contract/wallet.ts';
+import type { TFunction } from 'i18next';
+import { type Asset, type AssetData, INBOUND, type TransferStatus, type TransferType } from '../../../../contract/wallet.ts';
 
 /** The four actions, in the order the screen shows them. */
 export const MOVE_TYPES: readonly TransferType[] = ['recharge', 'withdraw', 'transfer_in', 'transfer_out'];
@@ -16,3 +17,17 @@ export const sourceBalance = (type: TransferType, balance: Balance | undefined):
   balance && ((isInbound(type) ? balance.exchange : balance.available) ?? undefined);
 
 export { typeLabelKey } from '../../../../contract/labels.ts';
+
+/** The colour of a transfer's status tag (a holder's move or an operator's funding). */
+export const STATUS_COLORS: Record<TransferStatus, 'warning' | 'success' | 'danger' | 'primary'> = {
+  requested: 'primary',
+  under_review: 'warning',
+  sending: 'primary',
+  unknown: 'warning',
+  success: 'success',
+  failure: 'danger',
+};
+
+/** Why a transfer failed: the exchange's refusals are keys (`exchange.…`), an operator's reason their own text. */
+export const reasonText = (t: TFunction, reason: string): string =>
+  reason.startsWith('exchange.') ? t(`wallet.reasons.${reason}`) : reason;
