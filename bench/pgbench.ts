@@ -48,7 +48,7 @@ SELECT * FROM earn_buy(:uid, 'pgf-' || :client_id || '-' || :k, 'yardstick', now
 const ASSET_READS = `
 \\set uid random(:lo, :hi)
 SELECT user_id, last_seen_at FROM sessions WHERE user_id = :uid AND revoked_at IS NULL AND expires_at > now() LIMIT 1;
-SELECT asset, kind, balance FROM accounts WHERE user_id = :uid AND kind IN ('wallet', 'withdrawals_pending', 'exchange_wallet');
+SELECT asset, kind, balance FROM accounts WHERE user_id = :uid AND kind IN ('wallet', 'withdrawals_pending');
 SELECT value FROM params WHERE name = 'price.aic_usd' AND effective_day <= current_date ORDER BY effective_day DESC LIMIT 1;
 `;
 

@@ -5,7 +5,7 @@ import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { walletBalances, walletBalancesGathered } from './repository.ts';
 
-const KINDS = ['wallet', 'withdrawals_pending', 'exchange_wallet', 'earning'] as const;
+const KINDS = ['wallet', 'withdrawals_pending', 'earning'] as const;
 
 describe.each(DATABASES)('balances read together on %s', (kind) => {
   let t: TestApp;

@@ -145,29 +145,29 @@ export async function reviewQueue(
   };
 }
 
-export type WalletBalances = Record<Asset, { available: bigint; pending: bigint; exchange: bigint }>;
+export type WalletBalances = Record<Asset, { available: bigint; pending: bigint }>;
 
-/** The user's wallet, pending and exchange balances per asset, in one read. */
+/** The user's wallet and pending balances per asset, in one read (the exchange's are the exchange's to say). */
 export async function walletBalances(db: Executor, userId: bigint): Promise<WalletBalances> {
   return (await walletBalancesOf(db, [userId])).get(userId) ?? emptyBalances();
 }
 
 const emptyBalances = (): WalletBalances => {
-  const empty = () => ({ available: 0n, pending: 0n, exchange: 0n });
+  const empty = () => ({ available: 0n, pending: 0n });
   return { AIC: empty(), USDT: empty() };
 };
 
-/** The wallet, pending and exchange balances of several users per asset, in one read. */
+/** The wallet and pending balances of several users per asset, in one read. */
 async function walletBalancesOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, WalletBalances>> {
   const rows = await db
     .selectFrom('accounts')
     .select(['user_id', 'asset', 'kind', 'balance'])
     .where('user_id', 'in', userIds)
-    .where('kind', 'in', ['wallet', 'withdrawals_pending', 'exchange_wallet'])
+    .where('kind', 'in', ['wallet', 'withdrawals_pending'])
     .execute();
   const found = new Map<bigint, WalletBalances>(userIds.map((id) => [id, emptyBalances()]));
   for (const row of rows) {
-    const field = row.kind === 'wallet' ? 'available' : row.kind === 'withdrawals_pending' ? 'pending' : 'exchange';
+    const field = row.kind === 'wallet' ? 'available' : 'pending';
     const balances = found.get(row.user_id);
     if (balances) balances[row.asset][field] = row.balance;
   }

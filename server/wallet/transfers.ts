@@ -19,11 +19,13 @@ import { COLUMNS, type Row, toFundingRecord, toRecord } from './repository.ts';
  *
  *   recharge, transfer in:      requested ──────────────▶ success | failure
  *   withdraw, transfer out:     under_review ─▶ sending ─▶ success | failure   (or rejected: failure)
- *   either, when no answer said what happened:  ─▶ unknown ─▶ success | failure
+ *   funding (user 0's):         under_review ─▶ requested ─▶ success | failure (or rejected: failure)
+ *   any, when no answer said what happened:  ─▶ unknown ─▶ success | failure
  *
  * Money enters the wallet only when the exchange has applied the debit; an approved withdrawal
  * waits in the clearing account (user 0's `exchange_clearing`) until the exchange has applied the
- * credit, and goes back to the wallet if the exchange refuses it. An unknown transfer is
+ * credit, and goes back to the wallet if the exchange refuses it; a funding (`funding.ts`) reaches
+ * the treasury or the pool only when the exchange has moved it. An unknown transfer is
  * resolved only by reading it by its id (and sent again under the same id if the exchange never
  * got it), never under a new id. Whoever holds a transfer's lease drives it: the request that
  * made it, or the worker (`resumeTransfers`) once the lease has run out.
