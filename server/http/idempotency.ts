@@ -62,7 +62,7 @@ export async function idempotent<T>(
   effect: (trx: Transaction<Database>) => Promise<T>,
   insufficient: AppError = new AppError('BALANCE'),
 ): Promise<Answer> {
-  const result = await keyed(ctx, request, userId, effect, insufficient, true);
+  const result = await waitingWhileBusy(() => keyedOnce(ctx, request, userId, effect, insufficient, true));
   return 'answer' in result ? result.answer : { status: 200, body: ok(result.started) as Answer['body'] };
 }
 
@@ -80,7 +80,7 @@ export function idempotentStart<T>(
   insufficient: AppError = new AppError('BALANCE'),
 ): Promise<{ started: T } | { answer: Answer }> {
   const key = idempotencyKeyOf(request);
-  return keyed(ctx, request, userId, (trx) => effect(trx, key), insufficient, false);
+  return waitingWhileBusy(() => keyedOnce(ctx, request, userId, (trx) => effect(trx, key), insufficient, false));
 }
 
 /**
@@ -101,19 +101,12 @@ export async function isRepeat(ctx: AppContext, request: FastifyRequest, userId:
 const BUSY_WAIT_MS = 15_000;
 const BUSY_POLL_MS = 25;
 
-/** Waits while the key's first request is still running, then gives its answer (or BUSY after a while). */
-async function keyed<T>(
-  ctx: AppContext,
-  request: FastifyRequest,
-  userId: bigint,
-  effect: (trx: Transaction<Database>) => Promise<T>,
-  insufficient: AppError,
-  storeAnswer: boolean,
-): Promise<{ started: T } | { answer: Answer }> {
+/** Runs `once` again while the key's first request is still running, then gives its answer (or BUSY after a while). */
+async function waitingWhileBusy<R extends object>(once: () => Promise<R>): Promise<R> {
   const until = Date.now() + BUSY_WAIT_MS;
   for (;;) {
-    const result = await keyedOnce(ctx, request, userId, effect, insufficient, storeAnswer);
-    const busy = 'answer' in result && result.answer.body.code === ERRORS.IDEMPOTENCY_BUSY.code;
+    const result = await once();
+    const busy = 'answer' in result && (result.answer as Answer).body.code === ERRORS.IDEMPOTENCY_BUSY.code;
     if (!busy || Date.now() >= until) return result;
     await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
   }

@@ -5,7 +5,7 @@ import { AppError } from '../http/errors.ts';
 import { postEntry } from '../ledger/ledger.ts';
 import { notify } from '../notify/notices.ts';
 import { closeTransfer, insertTransfer, lockPendingTransfer, type Row, toRecord, transferExists } from './repository.ts';
-import { startSending } from './transfers.ts';
+import { fromPending, startSending } from './transfers.ts';
 
 export type Move = { userId: bigint; type: TransferType; asset: Asset; amount: bigint; now: Date };
 
@@ -45,15 +45,7 @@ export async function approveTransfer(trx: Transaction<Database>, review: Review
 /** Reject: the funds go back to the wallet, in this transaction. */
 export async function rejectTransfer(trx: Transaction<Database>, review: Review): Promise<TransferRecord> {
   const row = await pendingFor(trx, review);
-  await postEntry(trx, {
-    kind: 'transfer_rejected',
-    ref: `transfer:${row.id}`,
-    at: review.now,
-    postings: [
-      { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending', amount: -row.amount },
-      { userId: row.user_id, asset: row.asset, kind: 'wallet', amount: row.amount },
-    ],
-  });
+  await fromPending(trx, row, { userId: row.user_id, kind: 'wallet' }, 'transfer_rejected', review.now);
   const record = toRecord(await closeTransfer(trx, row, { status: 'failure', reason: review.reason, reviewer: review.reviewer, now: review.now }));
   const { id, type, asset, amount, reason } = record;
   await notify(trx, {

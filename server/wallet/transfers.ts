@@ -318,6 +318,25 @@ export async function resumeByExchangeId(db: Db, port: ExchangePort, exchangeId:
   return toRecord(current);
 }
 
+/** A reviewed withdrawal's money leaves the holder's pending account: to clearing (approved) or back to the wallet (rejected). */
+export async function fromPending(
+  trx: Transaction<Database>,
+  row: Row,
+  to: { userId: bigint; kind: 'exchange_clearing' | 'wallet' },
+  kind: 'transfer_approved' | 'transfer_rejected',
+  at: Date,
+): Promise<void> {
+  await postEntry(trx, {
+    kind,
+    ref: `transfer:${row.id}`,
+    at,
+    postings: [
+      { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending', amount: -row.amount },
+      { userId: to.userId, asset: row.asset, kind: to.kind, amount: row.amount },
+    ],
+  });
+}
+
 /** What the approver did is approved: on its way to the exchange under a new id and the approver's lease and key. */
 export type Approval = { reviewer: bigint; reason: string | null; now: Date; requestKey: string; leaseMs: number };
 
@@ -350,14 +369,6 @@ export async function startSending(
   row: Row,
   review: Approval,
 ): Promise<Row> {
-  await postEntry(trx, {
-    kind: 'transfer_approved',
-    ref: `transfer:${row.id}`,
-    at: review.now,
-    postings: [
-      { userId: row.user_id, asset: row.asset, kind: 'withdrawals_pending', amount: -row.amount },
-      { userId: SYSTEM, asset: row.asset, kind: 'exchange_clearing', amount: row.amount },
-    ],
-  });
+  await fromPending(trx, row, { userId: SYSTEM, kind: 'exchange_clearing' }, 'transfer_approved', review.now);
   return approved(trx, row, 'sending', review);
 }
