@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
+import { checkLedger } from '../ledger/ledger.ts';
 import { seedDemoData } from '../platform/seed.ts';
+import { moveIntoWallet } from '../test/population.ts';
 import { backupDataDir, restoreDataDir } from './backup.ts';
 import { connect, type Db } from './connect.ts';
 import { DataDirBusy } from './dataDirLock.ts';
@@ -15,19 +16,6 @@ async function balances(db: Db): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [`${r.user_id}/${r.asset}/${r.kind}`, String(r.balance)]));
 }
 
-/** Money arrives from the exchange into holder 1's wallet, as a recharge would move it. */
-async function move(db: Db, amount: bigint): Promise<void> {
-  await db.transaction().execute((trx) =>
-    postEntry(trx, {
-      kind: 'test_move',
-      postings: [
-        { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
-        { userId: 1n, asset: 'AIC', kind: 'wallet', amount },
-      ],
-    }),
-  );
-}
-
 describe('backup and restore of the embedded database', () => {
   it('restores the balances of the backup moment, with the ledger check green', async () => {
     const root = mkdtempSync(join(tmpdir(), 'aic-backup-'));
@@ -37,7 +25,7 @@ describe('backup and restore of the embedded database', () => {
     let handle = await connect({ dataDir: live });
     await migrateToLatest(handle.db);
     await seedDemoData(handle.db);
-    await move(handle.db, 5_00000000n);
+    await moveIntoWallet(handle.db, 5_00000000n);
     const atBackup = await balances(handle.db);
     await handle.close();
 
@@ -46,7 +34,7 @@ describe('backup and restore of the embedded database', () => {
 
     // Money keeps moving after the backup.
     handle = await connect({ dataDir: live });
-    await move(handle.db, 7_00000000n);
+    await moveIntoWallet(handle.db, 7_00000000n);
     const after = await balances(handle.db);
     await handle.close();
     expect(after).not.toEqual(atBackup);

@@ -3,10 +3,10 @@ import { chmodSync, lstatSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { seedDemoData } from '../platform/seed.ts';
+import { moveIntoWallet } from '../test/population.ts';
 import { backupDataDir, restoreDataDir } from './backup.ts';
-import { connect, type Db } from './connect.ts';
+import { connect } from './connect.ts';
 import { migrateToLatest } from './migrate.ts';
 import { DataDirNotPrivate } from './privateDir.ts';
 
@@ -25,26 +25,13 @@ function openToOthers(dir: string): string[] {
   return found;
 }
 
-/** Money moves from the exchange into holder 1's wallet: rows in the ledger's tables. */
-async function move(db: Db, amount: bigint): Promise<void> {
-  await db.transaction().execute((trx) =>
-    postEntry(trx, {
-      kind: 'test_move',
-      postings: [
-        { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
-        { userId: 1n, asset: 'AIC', kind: 'wallet', amount },
-      ],
-    }),
-  );
-}
-
 /** A data folder with the app's tables, demo data and a move, closed again. */
 async function filledDataDir(dir: string): Promise<void> {
   const handle = await connect({ dataDir: dir });
   try {
     await migrateToLatest(handle.db);
     await seedDemoData(handle.db);
-    await move(handle.db, 3_00000000n);
+    await moveIntoWallet(handle.db, 3_00000000n);
     // Files PGlite makes after opening (tables, rows, WAL) are private too.
     expect(openToOthers(dir)).toEqual([]);
   } finally {
@@ -68,7 +55,7 @@ describe('the embedded database is its owner\'s alone, whatever the umask', () =
     expect(openToOthers(dir)).toEqual([]);
     const handle = await connect({ dataDir: dir });
     try {
-      await move(handle.db, 1_00000000n);
+      await moveIntoWallet(handle.db, 1_00000000n);
       expect(openToOthers(dir)).toEqual([]);
     } finally {
       await handle.close();

@@ -99,3 +99,16 @@ export async function fundSystem(db: Db, amounts: Partial<Record<AccountKind, bi
     }),
   );
 }
+
+/** Money arrives from the exchange into holder 1's wallet, as a recharge would move it: one entry. */
+export async function moveIntoWallet(db: Db, amount: bigint): Promise<void> {
+  await db.transaction().execute((trx) =>
+    postEntry(trx, {
+      kind: 'test_move',
+      postings: [
+        { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -amount },
+        { userId: 1n, asset: 'AIC', kind: 'wallet', amount },
+      ],
+    }),
+  );
+}
