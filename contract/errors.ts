@@ -72,6 +72,8 @@ export const ERRORS = {
   // A parameter change too soon for holders to be told (PARAM_NOTICE_DAYS), or for a settled day.
   NOTICE_TOO_SHORT: { code: 150, http: 422, message: 'err.noticeTooShort' },
   DAY_SETTLED: { code: 151, http: 422, message: 'err.daySettled' },
+  /** 155: settling a UTC day that has not ended by the app's clock (it would pay for time not yet passed). */
+  DAY_NOT_ENDED: { code: 155, http: 422, message: 'err.dayNotEnded' },
   /** 128: an operator reviewing their own withdrawal or transfer (maker-checker: another must). */
   OWN_REQUEST: { code: 128, http: 403, message: 'err.ownRequest' },
   /** 129: a withdrawal or transfer out below WITHDRAW_MINIMUM. */

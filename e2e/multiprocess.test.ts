@@ -8,7 +8,7 @@ import { freePort, type RunningServer, startServer } from './support/server.ts';
 
 const PG = process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
-/** Two server processes on one PostgreSQL: sessions, money and settlement work across both. */
+/** Two server processes on one PostgreSQL: sessions, money, the demo clock and settlement work across both. */
 describe('two server processes on one PostgreSQL', () => {
   const schema = `mp_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG });
@@ -36,7 +36,7 @@ describe('two server processes on one PostgreSQL', () => {
     await admin.end();
   });
 
-  it('serves one session on both, settles each day exactly once when both settle at once', async () => {
+  it('serves one session on both, moves both clocks at once, settles each day exactly once when both settle at once', async () => {
     const operator = await signInOverHttp(a.baseUrl, { name: 'Olga' });
     const holder = await signInOverHttp(a.baseUrl, { name: 'Hana' });
     const info = await callApi<{ inviteCode: string }>(b.baseUrl, PATHS.userInfo, operator.token);
@@ -51,12 +51,23 @@ describe('two server processes on one PostgreSQL', () => {
     ]);
     expect(new Set(buys.map((o) => o.id)).size).toBe(3);
 
-    // Both processes move their clocks 3 days and settle at the same moment.
-    const results = await Promise.all(
-      [a, b].map((server) => callApi<{ reports: { day: string; status: string }[] }>(
-        server.baseUrl, PATHS.operatorClockAdvance, operator.token, { days: 3 },
-      )),
-    );
+    // A moves the clock 3 days (every process's clock: its offset is kept in the database) while
+    // B settles what is due at the same moment.
+    type Settled = { now: string; reports: { day: string; status: string }[] };
+    const results = await Promise.all([
+      callApi<Settled>(a.baseUrl, PATHS.operatorClockAdvance, operator.token, { days: 3 }),
+      callApi<Settled>(b.baseUrl, PATHS.operatorSettle, operator.token, {}),
+    ]);
+    const today = results[0].now.slice(0, 10);
+    expect(today).toBe('2026-11-04');
+    // B's clock follows within a second: it stamps the same day as A, and settles what is left.
+    for (let i = 0; i < 30; i++) {
+      const onB = await callApi<Settled>(b.baseUrl, PATHS.operatorSettle, operator.token, {});
+      results.push(onB);
+      if (onB.now.slice(0, 10) === today) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(results.at(-1)?.now.slice(0, 10)).toBe(today);
     // Which process settles which day is a race (one may find a day already done and report
     // nothing for it); together they report every day, and the rows below show each paid once.
     const reported = new Set(results.flatMap((r) => r.reports.map((report) => report.day)));

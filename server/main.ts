@@ -6,6 +6,7 @@ import { DataDirNotPrivate } from './db/privateDir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startPushDispatcher } from './notify/push.ts';
 import { systemClock } from './platform/clock.ts';
+import { sharedClock } from './platform/sharedClock.ts';
 import { seedDemoData } from './platform/seed.ts';
 import { startScheduler } from './settlement/scheduler.ts';
 import { startTransferWorker } from './wallet/worker.ts';
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);
-  const clock = systemClock(config.clockStart ? config.clockStart.getTime() - Date.now() : 0);
+  // The demo clock (an operator may move it, or it starts at CLOCK_START) is one for every process.
+  const demoClock = config.clockAdjustable || config.clockStart !== undefined;
+  const shared = demoClock ? await sharedClock(handle.db, { start: config.clockStart }) : undefined;
+  const clock = shared ?? systemClock();
   const ctx = { config, db: handle.db, dbKind: handle.kind, clock };
   const app = await buildApp(ctx);
 
@@ -42,6 +46,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     stopScheduler();
+    shared?.stop();
     stopPush();
     stopTransfers();
     await closeMetrics();

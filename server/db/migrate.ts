@@ -35,6 +35,7 @@ import * as m0031 from './migrations/0031_orders_last_income.ts';
 import * as m0032 from './migrations/0032_income_postings.ts';
 import * as m0033 from './migrations/0033_users_tree_columns.ts';
 import * as m0034 from './migrations/0034_exchange_boundary.ts';
+import * as m0035 from './migrations/0035_shared_clock_and_checks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0032_income_postings': m0032,
   '0033_users_tree_columns': m0033,
   '0034_exchange_boundary': m0034,
+  '0035_shared_clock_and_checks': m0035,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

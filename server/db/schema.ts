@@ -141,6 +141,22 @@ interface ExchangeGrantsTable {
   updated_at: Timestamp;
 }
 
+interface ClockOffsetTable {
+  id: ColumnType<number, number | undefined, never>;
+  offset_ms: ColumnType<bigint, bigint, bigint>;
+  version: ColumnType<bigint, never, bigint>;
+  set_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export type HealthCheckName = 'ledger' | 'tree';
+
+interface HealthChecksTable {
+  name: HealthCheckName;
+  ok: boolean;
+  checked_at: ColumnType<Date, Date, Date>;
+  detail: ColumnType<unknown, string | undefined, string>;
+}
+
 interface ReconciliationsTable {
   day: ColumnType<string, string, string>;
   differences: number;
@@ -418,6 +434,8 @@ export interface Database {
   transfers: TransfersTable;
   exchange_grants: ExchangeGrantsTable;
   reconciliations: ReconciliationsTable;
+  clock_offset: ClockOffsetTable;
+  health_checks: HealthChecksTable;
   reconciliation_differences: ReconciliationDifferencesTable;
   xc_accounts: XcAccountsTable;
   xc_transfers: XcTransfersTable;

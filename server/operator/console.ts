@@ -6,11 +6,11 @@ import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { earnParams, productRates } from '../earn/params.ts';
 import { AppError } from '../http/errors.ts';
-import { balanceOf, checkLedger, SYSTEM } from '../ledger/ledger.ts';
+import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { proofLedgerChecks } from '../proof/repository.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { PARAM, type ParamName, setParam } from '../platform/params.ts';
-import { checkTree } from '../team/tree.ts';
+import { runChecks } from '../settlement/checks.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 import { noticesFrom } from '../notify/notices.ts';
 
@@ -83,7 +83,7 @@ export async function payoutCoverage(ctx: AppContext) {
 
 /** The ledger's own check, and whether the treasury and the pool cover what comes next. */
 export async function ledgerReport(ctx: AppContext) {
-  const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
+  const { ledger: check, tree } = await runChecks(ctx);
   const [{ treasury, pool, fixedNextDay }, days] = await Promise.all([
     payoutCoverage(ctx),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),

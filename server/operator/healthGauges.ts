@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { rateLimitState } from '../http/security.ts';
+import { lastChecks } from '../platform/healthChecks.ts';
+import { addDays, utcDay } from '../platform/clock.ts';
 import { payoutCoverage } from './console.ts';
 
 /** Coverage sums every active fixed-term order: worked out at most this often, not per scrape. */
@@ -9,7 +11,27 @@ const COVERAGE_EVERY_MS = 10 * 60_000;
 /** A database that has not answered `select 1` within this is down, as far as an alert goes. */
 const PROBE_TIMEOUT_MS = 2_000;
 
-const endOfDay = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000 + 86_400;
+const endOfDay = (day: string) => Date.parse(`${addDays(day, 1)}T00:00:00Z`) / 1000;
+
+/**
+ * The oldest day that is not settled: the first day after the first order's day (or the first
+ * settled day) with no finished settlement, today if every day before it is done. A day settled
+ * ahead of time does not hide an earlier one left unsettled.
+ */
+async function oldestUnsettledDay(ctx: AppContext): Promise<string> {
+  const today = utcDay(ctx.clock.now());
+  const { rows } = await sql<{ day: string | null }>`
+    with first as (
+      select coalesce(
+        (select min(day) from settlement_days),
+        (select (min(created_at) at time zone 'UTC')::date from orders)
+      ) as day
+    )
+    select min(d)::date::text as day
+    from first, generate_series(first.day, ${today}::date, interval '1 day') as d
+    where not exists (select 1 from settlement_days s where s.day = d::date and s.status = 'done')`.execute(ctx.db);
+  return rows[0]?.day ?? today;
+}
 
 /**
  * The figures the alerting rules (deploy/prometheus/aic-earn-rules.yml) watch, read from the
@@ -44,15 +66,30 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
   });
 
   new Gauge({
-    name: 'aic_settlement_last_done_day_end_seconds',
-    help: 'End (UTC, unix seconds) of the last settled day; with nothing to settle yet, of the day before the first order, or now',
+    name: 'aic_settlement_oldest_unsettled_day_end_seconds',
+    help: "End (UTC, unix seconds) of the oldest day not settled since the first order's; in the future while every ended day is settled",
+    registers: [registry],
+    collect: keepOnFailure(async () => endOfDay(await oldestUnsettledDay(ctx))),
+  });
+
+  // The last check wherever it ran (platform/healthChecks.ts). Before the first anywhere: 1, so a
+  // process raises nothing for a check it has not seen, and AicChecksNotRun says none has run.
+  const lastCheck = (name: 'ledger' | 'tree', help: string) =>
+    new Gauge({
+      name: `aic_${name}_check_ok`,
+      help,
+      registers: [registry],
+      collect: keepOnFailure(async () => ((await lastChecks(ctx.db))[name]?.ok === false ? 0 : 1)),
+    });
+  lastCheck('ledger', 'The last ledger check, wherever it ran: 0 when an asset did not sum to zero or a user balance was negative, else 1 (also before any check)');
+  lastCheck('tree', 'The last referral tree check, wherever it ran: 0 with a stale path, a cycle or a self-paid rebate, else 1 (also before any check)');
+  new Gauge({
+    name: 'aic_checks_last_run_seconds',
+    help: 'When (unix seconds) the ledger and tree checks last ran anywhere; 0 if never',
     registers: [registry],
     collect: keepOnFailure(async () => {
-      const { rows } = await sql<{ done: string | null; first: string | null }>`
-        select (select max(day)::text from settlement_days where status = 'done') as done,
-          (select ((min(created_at) at time zone 'UTC')::date - 1)::text from orders) as first`.execute(ctx.db);
-      const day = rows[0]?.done ?? rows[0]?.first;
-      return day ? endOfDay(day) : ctx.clock.now().getTime() / 1000;
+      const checks = Object.values(await lastChecks(ctx.db));
+      return checks.length === 0 ? 0 : Math.min(...checks.map((c) => c.checkedAt.getTime() / 1000));
     }),
   });
 

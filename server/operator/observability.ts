@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { LATEST_MIGRATION } from '../db/migrate.ts';
 import { AppError } from '../http/errors.ts';
@@ -13,7 +13,6 @@ import { installHealthGauges } from './healthGauges.ts';
 export type Metrics = {
   registry: Registry;
   settlementSeconds: Histogram<'step'>;
-  ledgerOk: Gauge;
 };
 
 export function createMetrics(): Metrics {
@@ -26,11 +25,6 @@ export function createMetrics(): Metrics {
       help: 'Time to settle a day or the due current cycles',
       labelNames: ['step'],
       buckets: [0.05, 0.25, 1, 5, 15, 60, 300],
-      registers: [registry],
-    }),
-    ledgerOk: new Gauge({
-      name: 'aic_ledger_check_ok',
-      help: '1 when every asset sums to zero and no user balance is negative, else 0',
       registers: [registry],
     }),
   };

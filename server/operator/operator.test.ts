@@ -37,7 +37,13 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
     const again = await post(t.app, PATHS.operatorSettle, operator, { day: '2026-11-02' });
     expect(again.json().data.reports[0]).toMatchObject({ day: '2026-11-02', status: 'already_done' });
     const today = await post(t.app, PATHS.operatorSettle, operator, { day: '2026-11-04' });
-    expect(today.json().code).toBe(ERRORS.PARAM.code);
+    expect(today.json().code).toBe(ERRORS.DAY_NOT_ENDED.code);
+    const ahead = await post(t.app, PATHS.operatorSettle, operator, { day: '2027-03-15' });
+    expect(ahead.json().code).toBe(ERRORS.DAY_NOT_ENDED.code);
+    const malformed = await post(t.app, PATHS.operatorSettle, operator, { day: '2026-99-01' });
+    expect(malformed.json().code).toBe(ERRORS.PARAM.code);
+    const days = await t.ctx.db.selectFrom('settlement_days').select('day').where('day', '>=', '2026-11-04').execute();
+    expect(days).toEqual([]);
     const orders = (await t.app.inject({ url: PATHS.myProductList, headers: bearer(holder) })).json().data.items;
     expect(orders[0].income).toBe('6');
   });

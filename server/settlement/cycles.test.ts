@@ -52,9 +52,10 @@ describe.each(DATABASES)('a day pays the current cycles that ended on it, on %s'
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
 
-  it('never pays a cycle that ends after the clock, even settling a day not yet over', async () => {
-    // 07:00 on 11-03: the second cycle ends at 08:00.
-    expect((await settleDay(t.ctx, '2026-11-03')).status).toBe('done');
+  it('refuses a day not yet over, and pays nothing of it', async () => {
+    // 07:00 on 11-03: the second cycle would end at 08:00.
+    await expect(settleDay(t.ctx, '2026-11-03')).rejects.toMatchObject({ errorName: 'DAY_NOT_ENDED' });
     expect((await currentLines()).map((l) => l.day)).toEqual(['2026-11-02']);
+    expect(await t.ctx.db.selectFrom('settlement_days').select('day').where('day', '=', '2026-11-03').execute()).toEqual([]);
   });
 });

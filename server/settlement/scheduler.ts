@@ -1,20 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Gauge, Histogram } from 'prom-client';
+import type { Histogram } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { mergePastIncome } from '../income/days.ts';
-import { checkLedger } from '../ledger/ledger.ts';
 import { mergePastPostings } from '../ledger/days.ts';
 import { utcDay } from '../platform/clock.ts';
 import { purgeExpired } from '../platform/housekeeping.ts';
 import { repeat } from '../platform/repeat.ts';
-import { checkTree } from '../team/tree.ts';
+import { runChecks } from './checks.ts';
 import { settleDue } from './settle.ts';
 
 /**
  * The figures the scheduler records. `operator/observability.ts`'s `Metrics` has them, passed in
  * by `main.ts`, so settlement imports nothing of operator.
  */
-type SchedulerMetrics = { settlementSeconds: Histogram<'step'>; ledgerOk: Gauge };
+type SchedulerMetrics = { settlementSeconds: Histogram<'step'> };
 
 /**
  * Looks for settlement work every interval: finished current cycles and finished days (and,
@@ -34,8 +33,7 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     for (const report of reports) log.info({ settlement: report }, 'day settled');
     // The ledger check reads every posting: run it at start and after each settled day.
     if (!checked || reports.length > 0) {
-      const [check, tree] = await Promise.all([checkLedger(ctx.db), checkTree(ctx.db)]);
-      metrics.ledgerOk.set(check.ok && tree.ok ? 1 : 0);
+      const { ledger: check, tree } = await runChecks(ctx);
       if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
       if (!tree.ok) log.error({ tree }, 'TREE CHECK FAILED: stale paths, a referral cycle or self-paid rebates');
       checked = true;

@@ -6,7 +6,8 @@ import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { ensurePostingsDay } from '../ledger/days.ts';
-import { addDays, dayNumber, utcDay } from '../platform/clock.ts';
+import { addDays, dayNumber, isCalendarDay, utcDay } from '../platform/clock.ts';
+import { AppError } from '../http/errors.ts';
 import { decimalText, noticesFrom, notifyDayIncome } from '../notify/notices.ts';
 import { buildProofs } from '../proof/build.ts';
 import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStats } from '../team/settle.ts';
@@ -318,6 +319,16 @@ async function dayStatus(ctx: AppContext, day: string) {
 }
 
 /**
+ * A day settles only once it has ended by the app's clock: a day settled ahead would pay income
+ * for time that has not passed, and its figures (orders, rates) could still change.
+ */
+export function assertDayEnded(day: string, now: Date): void {
+  if (!isCalendarDay(day)) throw new AppError('PARAM', `not a calendar day (YYYY-MM-DD): ${day}`);
+  const today = utcDay(now);
+  if (day >= today) throw new AppError('DAY_NOT_ENDED', `${day} has not ended: today (UTC) is ${today}`);
+}
+
+/**
  * Settles one finished UTC day: fixed accrual, the 360-day output, maturities, confirmations.
  * Each step is its own transaction and pays only what it has not paid before, so a second run
  * or a run resumed after a crash pays exactly once. If the treasury cannot cover the fixed
@@ -326,6 +337,7 @@ async function dayStatus(ctx: AppContext, day: string) {
 export async function settleDay(ctx: AppContext, day: string, options: SettleOptions = {}): Promise<DayReport> {
   const started = Date.now();
   const now = ctx.clock.now();
+  assertDayEnded(day, now);
   if ((await dayStatus(ctx, day)) === 'done') {
     const nothing = { fixed: 0, staticRows: 0, current: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
     return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };

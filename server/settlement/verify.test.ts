@@ -107,4 +107,15 @@ describe.each(DATABASES)('income verifier on %s', (kind) => {
     expect(changed.problems.join('\n')).toMatch(/fixed line .* rate 0.0037, in force 0.005/);
     expect((await verifyDay(t.ctx.db, t.ctx.config, day)).problems).toEqual([]);
   });
+
+  it('is red on a day settled before it ended', async () => {
+    const day = '2026-11-13';
+    const { started_at } = await t.ctx.db.selectFrom('settlement_days').select('started_at').where('day', '=', day).executeTakeFirstOrThrow();
+    // As a day settled ahead by hand would be: started on the day itself, at noon.
+    await t.ctx.db.updateTable('settlement_days').set({ started_at: new Date(`${day}T12:00:00Z`) }).where('day', '=', day).execute();
+    const early = await verifyDay(t.ctx.db, t.ctx.config, day);
+    await t.ctx.db.updateTable('settlement_days').set({ started_at }).where('day', '=', day).execute();
+    expect(early.problems).toEqual([`settled at ${day}T12:00:00.000Z, before the day ended`]);
+    expect((await verifyDay(t.ctx.db, t.ctx.config, day)).problems).toEqual([]);
+  });
 });

@@ -16,6 +16,7 @@ import { type ParamName, paramHistory } from '../platform/params.ts';
 import { teamRules } from '../team/rules.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import { productsIn } from '../db/statuses.ts';
+import { addDays } from '../platform/clock.ts';
 import { lineInputs } from '../income/inputs.ts';
 import { productOf } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
@@ -130,6 +131,10 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
   }
   if (settled?.pool_output != null && (totals.get('static') ?? 0n) > settled.pool_output) {
     problem(`static lines pay ${totals.get('static')}, more than the day's output ${settled.pool_output}`);
+  }
+  // A day settled before it ended paid for time that had not passed (npm run settle refuses it now).
+  if (settled && settled.started_at.getTime() < Date.parse(`${addDays(day, 1)}T00:00:00Z`)) {
+    problem(`settled at ${settled.started_at.toISOString()}, before the day ended`);
   }
   await checkFixedComplete(db, day, fixedLines, problem);
   await checkLedgerEntries(db, day, totals, problem);
