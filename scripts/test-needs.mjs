@@ -34,6 +34,11 @@ const NEEDS = [
     here: () => onPath('promtool'),
     packages: ['prometheus'],
   },
+  {
+    what: "systemd-analyze for the units' sandbox and syntax checks (systemd need not be running)",
+    here: () => onPath('systemd-analyze'),
+    packages: ['systemd'],
+  },
 ];
 
 const missing = NEEDS.filter((need) => !need.here());

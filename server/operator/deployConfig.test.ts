@@ -1,0 +1,167 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The deployment's files (deploy/) agree with each other and pass their tools' own checks:
+ * Prometheus scrapes the port each systemd unit gives its process for /metrics, the units are
+ * sandboxed and valid, PgBouncer may open the descriptors its pgbouncer.ini needs.
+ */
+const DEPLOY = new URL('../../deploy/', import.meta.url).pathname;
+const read = (path: string) => readFileSync(join(DEPLOY, path), 'utf8');
+const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+// A developer without the tool skips; CI has them all (scripts/test-needs.mjs installs them).
+const missing = (command: string) => !onPath(command) && !process.env.CI;
+
+const APP_UNIT = 'systemd/aic-earn@.service';
+const SCHEDULER_UNIT = 'systemd/aic-earn-scheduler.service';
+const UNITS = [APP_UNIT, SCHEDULER_UNIT];
+/** Debian's own unit, from the pgbouncer package (scripts/test-needs.mjs installs it). */
+const PGBOUNCER_UNIT = '/lib/systemd/system/pgbouncer.service';
+
+/** A unit's [Service] settings, continuation lines joined; a key set twice keeps every value. */
+function unitSettings(path: string): Map<string, string[]> {
+  const settings = new Map<string, string[]>();
+  const lines = read(path).replace(/\s*\\\n\s*/g, ' ').split('\n');
+  let section = '';
+  for (const line of lines) {
+    const header = /^\[(\w+)\]$/.exec(line.trim());
+    if (header) section = header[1] as string;
+    const setting = /^(\w+)=(.*)$/.exec(line);
+    if (section !== 'Service' || !setting) continue;
+    const [, key, value] = setting as unknown as [string, string, string];
+    settings.set(key, [...(settings.get(key) ?? []), value]);
+  }
+  return settings;
+}
+
+/** The variables a unit's ExecStart sets on its command line (`/usr/bin/env NAME=value ... node`). */
+function commandLineEnv(path: string, instance = ''): Record<string, string> {
+  const execStart = unitSettings(path).get('ExecStart')?.[0] ?? '';
+  const env: Record<string, string> = {};
+  for (const [, name, value] of execStart.replaceAll('%i', instance).matchAll(/\b([A-Z_]+)=(\S+)/g)) {
+    env[name as string] = value as string;
+  }
+  return env;
+}
+
+/** The app processes nginx sends holders to: their instance numbers, from the upstream's ports 300N. */
+function upstreamInstances(): string[] {
+  return [...read('nginx/aic-earn.conf').matchAll(/^\s*server 127\.0\.0\.1:300(\d)\b/gm)].map((match) => match[1] as string);
+}
+
+/** The aic-earn job's scrape targets in deploy/prometheus/prometheus.yml. */
+function scrapeTargets(): string[] {
+  const config = read('prometheus/prometheus.yml');
+  const job = config.slice(config.indexOf('job_name: aic-earn'));
+  const end = job.search(/\n\s*- job_name:/);
+  return [...(end === -1 ? job : job.slice(0, end)).matchAll(/'(127\.0\.0\.1:\d+)'/g)].map((match) => match[1] as string);
+}
+
+describe('the Prometheus scrape configuration (deploy/prometheus/prometheus.yml)', () => {
+  it.skipIf(missing('promtool'))('passes promtool check config, with the shipped rules beside it', () => {
+    // Installed as docs/deploy.md says: the rules and the token file in the same folder.
+    const dir = mkdtempSync(join(tmpdir(), 'aic-earn-prometheus-'));
+    try {
+      copyFileSync(join(DEPLOY, 'prometheus/prometheus.yml'), join(dir, 'prometheus.yml'));
+      copyFileSync(join(DEPLOY, 'prometheus/aic-earn-rules.yml'), join(dir, 'aic-earn-rules.yml'));
+      writeFileSync(join(dir, 'aic-earn-metrics-token'), 'a-token\n', { mode: 0o600 });
+      const run = spawnSync('promtool', ['check', 'config', join(dir, 'prometheus.yml')], { encoding: 'utf8' });
+      expect(run.error, 'promtool not found: npm test installs prometheus (scripts/test-needs.mjs)').toBeUndefined();
+      expect(run.stdout + run.stderr).toContain('SUCCESS: 1 rule files found');
+      expect(run.stdout + run.stderr).not.toContain('FAILED');
+      expect(run.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("scrapes exactly each process's METRICS_PORT on 127.0.0.1: the app processes of nginx's upstream and the scheduler", () => {
+    const instances = upstreamInstances();
+    expect(instances).toEqual(['1', '2']);
+    const expected = [
+      ...instances.map((instance) => commandLineEnv(APP_UNIT, instance).METRICS_PORT),
+      commandLineEnv(SCHEDULER_UNIT).METRICS_PORT,
+    ].map((port) => `127.0.0.1:${port}`);
+    expect(scrapeTargets().sort()).toEqual(expected.sort());
+  });
+
+  it('gives every process ports of its own, apart from the other jobs of the same Prometheus', () => {
+    const processes = [...upstreamInstances().map((instance) => commandLineEnv(APP_UNIT, instance)), commandLineEnv(SCHEDULER_UNIT)];
+    const ports = processes.flatMap((env) => [env.PORT, env.METRICS_PORT]);
+    expect(ports.every((port) => port !== undefined && /^\d+$/.test(port) && Number(port) < 65536)).toBe(true);
+    expect(new Set(ports).size).toBe(ports.length);
+    // Prometheus itself, the Alertmanager and the node exporter Debian's prometheus package brings.
+    const others = [...read('prometheus/prometheus.yml').matchAll(/'127\.0\.0\.1:(\d+)'/g)]
+      .map((match) => match[1] as string)
+      .filter((port) => !scrapeTargets().includes(`127.0.0.1:${port}`));
+    expect(others.sort()).toEqual(['9090', '9093', '9100']);
+    expect(ports.filter((port) => others.includes(port as string))).toEqual([]);
+  });
+});
+
+describe('the systemd units (deploy/systemd)', () => {
+  it.each(UNITS)('%s runs Node 24 from the project (npm ci installs it), per-process settings on its command line', (unit) => {
+    const execStart = unitSettings(unit).get('ExecStart')?.[0] ?? '';
+    expect(execStart).toMatch(/^\/usr\/bin\/env (\S+=\S+ )+\/opt\/aic-earn\/node_modules\/\.bin\/node --import tsx server\/main\.ts$/);
+    expect(Object.keys(commandLineEnv(unit)).sort()).toEqual(['HOST', 'METRICS_PORT', 'PORT', 'SETTLEMENT_INTERVAL_MS']);
+    expect(unitSettings(unit).get('Environment')).toBeUndefined();
+    expect(unitSettings(unit).get('User')).toEqual(['aic-earn']);
+  });
+
+  it('the shared settings file sets METRICS_TOKEN and none of what differs between processes', () => {
+    const names = [...read('env.example').matchAll(/^([A-Z_]+)=/gm)].map((match) => match[1]);
+    expect(names).toContain('METRICS_TOKEN');
+    expect(names.filter((name) => ['PORT', 'HOST', 'METRICS_PORT', 'SETTLEMENT_INTERVAL_MS'].includes(name as string))).toEqual([]);
+  });
+
+  it.skipIf(missing('systemd-analyze')).each(UNITS)('%s is sandboxed to an exposure of 3.0 or less (systemd-analyze security)', (unit) => {
+    // --threshold counts in tenths: 30 is the 3.0 the summary line shows.
+    const run = spawnSync('systemd-analyze', ['security', '--offline=true', '--threshold=30', join(DEPLOY, unit)], { encoding: 'utf8' });
+    expect(run.error, 'systemd-analyze not found: npm test installs systemd (scripts/test-needs.mjs)').toBeUndefined();
+    const exposure = /Overall exposure level for \S+: (\d+\.\d)/.exec(run.stdout)?.[1];
+    expect(exposure, run.stdout + run.stderr).toBeDefined();
+    expect(Number(exposure)).toBeLessThanOrEqual(3);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it.skipIf(missing('systemd-analyze')).each(UNITS)('%s passes systemd-analyze verify without a warning', (unit) => {
+    const run = spawnSync('systemd-analyze', ['verify', join(DEPLOY, unit)], { encoding: 'utf8' });
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it.skipIf(missing('systemd-analyze') || (!existsSync(PGBOUNCER_UNIT) && !process.env.CI))(
+    "PgBouncer's drop-in passes systemd-analyze verify beside Debian's pgbouncer.service",
+    () => {
+      // A unit file given by path is read with the drop-ins in the folder beside it.
+      const dir = mkdtempSync(join(tmpdir(), 'aic-earn-pgbouncer-'));
+      try {
+        copyFileSync(PGBOUNCER_UNIT, join(dir, 'pgbouncer.service'));
+        mkdirSync(join(dir, 'pgbouncer.service.d'));
+        copyFileSync(join(DEPLOY, 'systemd/pgbouncer.service.d/limits.conf'), join(dir, 'pgbouncer.service.d/limits.conf'));
+        const run = spawnSync('systemd-analyze', ['verify', join(dir, 'pgbouncer.service')], { encoding: 'utf8' });
+        expect(run.error).toBeUndefined();
+        expect(run.stderr).toBe('');
+        expect(run.status).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it("PgBouncer's drop-in lets it open what pgbouncer.ini's max_client_conn and pools need", () => {
+    const ini = read('pgbouncer/pgbouncer.ini');
+    const setting = (name: string) => Number(new RegExp(`^${name}\\s*=\\s*(\\d+)`, 'm').exec(ini)?.[1]);
+    const databases = ini.split('[pgbouncer]')[0]?.match(/^\w+\s*=/gm)?.length ?? 0;
+    // PgBouncer's own estimate at start ("max expected fd use"): a descriptor per client and per
+    // server connection, and a few of its own (listening sockets, the log).
+    const needed = setting('max_client_conn') + setting('default_pool_size') * databases + 64;
+    const limit = /^LimitNOFILE=(\d+)$/m.exec(read('systemd/pgbouncer.service.d/limits.conf'))?.[1];
+    expect(Number.isFinite(needed)).toBe(true);
+    expect(Number(limit)).toBeGreaterThanOrEqual(needed);
+  });
+});
