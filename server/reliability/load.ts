@@ -55,16 +55,19 @@ export async function getCall<T = unknown>(
   return { status: res.status, body: JSON.parse(text) as Envelope<T>, text };
 }
 
-/** Runs `count` clients at once, each repeating `step` until `until` (epoch ms) or `stop()`. */
+/**
+ * Runs `count` clients at once, each repeating `step` `steps` times (or until `stop()`): a fixed
+ * amount of work, so a busy machine takes longer rather than doing less.
+ */
 export async function runClients(
   count: number,
-  until: number,
+  steps: number,
   step: (client: number) => Promise<void>,
   stop: () => boolean = () => false,
 ): Promise<void> {
   await Promise.all(
     Array.from({ length: count }, async (_, client) => {
-      while (Date.now() < until && !stop()) await step(client);
+      for (let i = 0; i < steps && !stop(); i++) await step(client);
     }),
   );
 }
