@@ -1,5 +1,5 @@
 /**
- * The embedded database's backup and restore (PostgreSQL: pg_dump, see the README):
+ * The embedded database's backup and restore (PostgreSQL: pgBackRest, docs/deploy.md section 9):
  *   npm run backup [file]            DATA_DIR (./data) into file (aic-earn-<time>.tar.gz)
  *   npm run restore file [folder]    into folder (DATA_DIR), which must be missing or empty
  */
@@ -12,7 +12,7 @@ const config = loadConfig();
 
 async function run(): Promise<void> {
   if (config.databaseUrl) {
-    throw new Error('DATABASE_URL is set: back up PostgreSQL with pg_dump or pg_basebackup (README, "Backups")');
+    throw new Error('DATABASE_URL is set: back up PostgreSQL with pgBackRest (docs/deploy.md, section 9)');
   }
   if (command === 'backup') {
     const file = args[0] ?? `aic-earn-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`;
