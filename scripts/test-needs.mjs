@@ -39,6 +39,11 @@ const NEEDS = [
     here: () => onPath('systemd-analyze'),
     packages: ['systemd'],
   },
+  {
+    what: "pgBackRest for the PostgreSQL backups' test and the restore drill",
+    here: () => onPath('pgbackrest'),
+    packages: ['pgbackrest'],
+  },
 ];
 
 const missing = NEEDS.filter((need) => !need.here());
