@@ -131,7 +131,7 @@ info=$(pgbackrest_ ${REPO:+"--repo=$REPO"} info 2>&1) || { printf '%s\n' "$info"
 printf '%s\n' "$info" | awk '/^ +(full|diff|incr) backup:/ { n++ } /^ +(full|diff|incr) backup:/ || / timestamp start\/stop:| wal start\/stop:| database size:/ { line[n] = line[n] $0 "\n" } END { printf "%s", line[n] }' | sed 's/^ *//' | indent
 count=$(printf '%s\n' "$info" | grep -cE '^ +(full|diff|incr) backup:' || true)
 [ "$count" -gt 0 ] || { printf '%s\n' "$info" | indent; fail "no backup in the repository"; }
-say "        ($count backups in all; the block above is the newest)"
+say "        (the newest of $count in the repository)"
 
 SCRATCH=$(as_pg mktemp -d "$SCRATCH_BASE/aic-earn-drill.XXXXXX") || fail "cannot make a scratch folder in $SCRATCH_BASE"
 as_pg mkdir -m 0700 "$SCRATCH/data" "$SCRATCH/socket"
