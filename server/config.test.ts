@@ -45,6 +45,13 @@ describe('configuration checked at start-up', () => {
       { ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret', CLOCK_ADJUSTABLE: 'true' },
       'CLOCK_ADJUSTABLE=true lets operators move the clock: not with a real exchange (OIDC_ISSUER); unset it',
     ],
+    ['a database address pg would take for a host name', { DATABASE_URL: 'garbage' }, 'DATABASE_URL must be a postgres:// address such as postgres://user:password@host:5432/database (got "garbage")'],
+    ['a database address, its password left out', { DATABASE_URL: 'mysql://app:s3cret@db/app' }, 'DATABASE_URL must be a postgres:// address such as postgres://user:password@host:5432/database (got "mysql://app:…@db/app")'],
+    ['rebate rates, by their variable', { REBATE_RATES: '0.1,abc' }, 'REBATE_RATES "0.1,abc": each rate is a decimal between 0 and 1'],
+    ['level thresholds, by their variable', { LEVEL_THRESHOLDS: '100,50' }, 'LEVEL_THRESHOLDS "100,50": thresholds rise with the level'],
+    ['unlock tiers, by their variable', { UNLOCK_TIERS: '10000' }, 'UNLOCK_TIERS "10000": tiers as holding:share, e.g. 10000:0.5,5000:0.3'],
+    ['the lock-up, by its variable', { LOCKUP_DAYS: 'ten' }, 'LOCKUP_DAYS "ten": whole days, 0 to 9999'],
+    ['the effective minimum, by its variable', { EFFECTIVE_MINIMUM: 'lots' }, 'EFFECTIVE_MINIMUM "lots": an amount'],
     ['a proxy list trusting anyone', { TRUST_PROXY: 'true' }, 'TRUST_PROXY must be proxy addresses or CIDR ranges separated by commas, or a number of hops (got "true")'],
     [
       'the embedded exchange on a public address',
@@ -90,10 +97,11 @@ describe('configuration checked at start-up', () => {
   });
 
   it('stops the real server on a public address with its demo exchange, and starts it with DEMO=true', async () => {
-    const base = { ...process.env, PUBLIC_URL: 'https://earn.example.com', DATA_DIR: mkdtempSync(join(tmpdir(), 'aic-demo-')), LOG_LEVEL: 'warn' };
+    // Not under example.com: the real server refuses env.example's placeholder addresses first.
+    const base = { ...process.env, PUBLIC_URL: 'https://earn.aic-earn.test', DATA_DIR: mkdtempSync(join(tmpdir(), 'aic-demo-')), LOG_LEVEL: 'warn' };
     const refused = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...base, PORT: '0' }, encoding: 'utf8', timeout: 60_000 });
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain('configuration: PUBLIC_URL https://earn.example.com is a public address and OIDC_ISSUER is not set');
+    expect(refused.stderr).toContain('configuration: PUBLIC_URL https://earn.aic-earn.test is a public address and OIDC_ISSUER is not set');
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: { ...base, PORT: String(port), DEMO: 'true', HOST: '127.0.0.1' }, stdio: 'ignore' });
     try {
@@ -133,6 +141,51 @@ describe('configuration checked at start-up', () => {
     expect(run.status).toBe(1);
     const lines = run.stderr.split('\n').filter((line) => line.trim() && !/oidc-provider WARNING|ExperimentalWarning|--trace-warnings/.test(line));
     expect(lines).toEqual(['configuration: PORT must be a whole number (got "abc")']);
+  });
+});
+
+/** KEY=value lines of an env file. */
+const envFile = (text: string) =>
+  Object.fromEntries([...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]));
+
+describe("deploy/env.example's placeholders", () => {
+  const example = envFile(readFileSync(join(ROOT, 'deploy/env.example'), 'utf8'));
+  /** A deployment's own settings, every one of them replaced. */
+  const own: Record<string, string> = {
+    PUBLIC_URL: 'https://earn.aic-earn.test',
+    TRUST_PROXY: '127.0.0.1',
+    DATABASE_URL: 'postgres://aic_earn:Zq8vR2@127.0.0.1:6432/aic_earn',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    OIDC_ISSUER: 'https://exchange.aic-earn.test',
+    OIDC_CLIENT_ID: 'aic-earn',
+    OIDC_CLIENT_SECRET: 'Zq8vR2-client-secret',
+    OAUTH_REDIRECT_URIS: 'https://earn.aic-earn.test/',
+    EXCHANGE_API_URL: 'https://exchange.aic-earn.test/api',
+    ...TOKEN_KEY,
+    OPERATOR_USER_IDS: '1',
+    VAPID_SUBJECT: 'mailto:ops@aic-earn.test',
+    METRICS_TOKEN: 'Zq8vR2-metrics-token',
+    LOG_LEVEL: 'info',
+  };
+  const placeholders = Object.keys(example).filter((name) => /change-me|example\.com/i.test(example[name] as string));
+
+  it('are every value of it that is not the same everywhere, all recognisable (CHANGE-ME, example.com)', () => {
+    expect(placeholders.length).toBeGreaterThan(5);
+    expect(Object.keys(example).filter((name) => !(name in own))).toEqual([]);
+    expect(() => loadConfig(own, { refusePlaceholders: true })).not.toThrow();
+  });
+
+  it.each(placeholders)('%s left as in env.example stops the server, in one line naming it', (name) => {
+    expect(() => loadConfig({ ...own, [name]: example[name] as string }, { refusePlaceholders: true })).toThrow(
+      new RegExp(`^${name} still holds deploy/env.example's placeholder \\((CHANGE-ME|[a-z.]*example\\.com)\\): set this deployment's own value$`),
+    );
+  });
+
+  it('is said before what is wrong with the placeholder\'s form, and only for variables the server reads', () => {
+    expect(() => loadConfig({ EXCHANGE_TOKEN_KEY: 'CHANGE-ME' }, { refusePlaceholders: true })).toThrow('EXCHANGE_TOKEN_KEY still holds');
+    expect(() => loadConfig({ EXCHANGE_TOKEN_KEY: 'CHANGE-ME' })).toThrow('EXCHANGE_TOKEN_KEY must be 32 bytes');
+    expect(() => loadConfig({ SOMETHING_ELSE: 'CHANGE-ME', GIT_AUTHOR_EMAIL: 'me@example.com' }, { refusePlaceholders: true })).not.toThrow();
+    expect(() => loadConfig({ PUBLIC_URL: 'https://notexample.com', DEMO: 'true' }, { refusePlaceholders: true })).not.toThrow();
   });
 });
 

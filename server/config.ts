@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { formatUnits, parseAmount } from '../contract/money.ts';
-import { parseTeamRules, type TeamRules } from '../contract/teamRules.ts';
+import { parseTeamRules, type TeamRules, teamRuleProblem } from '../contract/teamRules.ts';
 import { DAILY_RATE_PARAMS, type Product, productOf } from '../contract/products.ts';
 import { isLocalHost, parseTrustProxy } from './platform/network.ts';
 
@@ -81,6 +81,8 @@ export type Config = {
   /** How long to wait for the exchange's servers (its OpenID provider) before answering 504. */
   upstreamTimeoutMs: number;
   team: TeamConfig;
+  /** The team rules the environment sets (the others are defaults): only they are compared with an existing database's. */
+  teamFromEnv: (keyof TeamRules)[];
   /** The recruitment activity: a network activity, then an assessment period. */
   recruitment: RecruitmentConfig;
   /** Demo and tests: the moment the server's clock starts at (it runs on from there). */
@@ -136,6 +138,12 @@ export type EarnDefaults = {
 
 /** A setting the server cannot start with: its message is one line naming the variable. */
 export class ConfigError extends Error {}
+
+/**
+ * What the server found at start-up that stops it (a database that does not answer, a port in
+ * use, a folder it cannot write): one line naming the variable and what to do, like ConfigError.
+ */
+export class StartupError extends Error {}
 
 const given = (env: NodeJS.ProcessEnv, name: string) => {
   const value = env[name];
@@ -197,6 +205,18 @@ function envRedisUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = given(env, name);
   if (value !== undefined && (!URL.canParse(value) || !/^rediss?:$/.test(new URL(value).protocol))) {
     refuse(name, 'a redis:// or rediss:// address', value);
+  }
+  return value;
+}
+
+/** A password in a connection string, left out of messages. */
+const withoutPassword = (value: string) => value.replace(/:[^:@/]*@/, ':…@');
+
+/** DATABASE_URL: a postgres:// (or postgresql://) address; anything else pg would read as a host name. */
+function envDatabaseUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = given(env, name);
+  if (value !== undefined && (!URL.canParse(value) || !/^postgres(ql)?:$/.test(new URL(value).protocol))) {
+    refuse(name, 'a postgres:// address such as postgres://user:password@host:5432/database', withoutPassword(value));
   }
   return value;
 }
@@ -344,13 +364,77 @@ function checkPublic(env: NodeJS.ProcessEnv, config: Config, demoDefaults: boole
   }
 }
 
+/** The variable that seeds each team rule's first version. */
+export const TEAM_RULE_VARIABLES = {
+  effectiveMinimum: 'EFFECTIVE_MINIMUM',
+  levelThresholds: 'LEVEL_THRESHOLDS',
+  rebateRates: 'REBATE_RATES',
+  unlockTiers: 'UNLOCK_TIERS',
+  lockupDays: 'LOCKUP_DAYS',
+} as const satisfies Record<keyof TeamRules, string>;
+
+/** A team rule's text, refused by the variable's name (the stored parameter's means nothing to whoever set it). */
+function envTeamRule(env: NodeJS.ProcessEnv, name: (typeof TEAM_RULE_VARIABLES)[keyof TeamRules], fallback: string): string {
+  const value = envString(env, name, fallback);
+  const key = (Object.keys(TEAM_RULE_VARIABLES) as (keyof TeamRules)[]).find((k) => TEAM_RULE_VARIABLES[k] === name) as keyof TeamRules;
+  const problem = teamRuleProblem(key, value);
+  if (problem) throw new ConfigError(`${name} "${value}": ${problem}`);
+  return value;
+}
+
 function trustProxy(env: NodeJS.ProcessEnv): false | number | string[] {
   const parsed = parseTrustProxy(given(env, 'TRUST_PROXY'));
   if (!parsed.ok) refuse('TRUST_PROXY', 'proxy addresses or CIDR ranges separated by commas, or a number of hops', String(env.TRUST_PROXY));
   return parsed.ok ? parsed.trust : false;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * What marks a value copied from deploy/env.example and not replaced: a CHANGE-ME secret, or an
+ * address under example.com, .net or .org (names reserved for examples, never a deployment's).
+ */
+const PLACEHOLDER = /change-?me|(?:^|(?<=[@/.]))(?:[a-z0-9-]+\.)*example\.(?:com|net|org)(?=$|[:/?#,\s])/i;
+
+/** The first variable read (in `names`) that still holds a placeholder, refused in one line. */
+function refusePlaceholders(env: NodeJS.ProcessEnv, names: Iterable<string>): void {
+  for (const name of names) {
+    const found = PLACEHOLDER.exec(given(env, name) ?? '')?.[0];
+    if (found) {
+      throw new ConfigError(`${name} still holds deploy/env.example's placeholder (${found}): set this deployment's own value`);
+    }
+  }
+}
+
+export type LoadOptions = {
+  /**
+   * Refuse a variable the server reads that still holds deploy/env.example's placeholder: the
+   * server's own start does; the tests, whose example addresses are under example.com, do not.
+   */
+  refusePlaceholders?: boolean;
+};
+
+/** The configuration from `env`; throws ConfigError, one line naming the variable, on a value it cannot use. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): Config {
+  if (!options.refusePlaceholders) return readConfig(env);
+  // Only the variables the server reads are looked at (not the shell's others), the way it reads them.
+  const read = new Set<string>();
+  const watched = new Proxy(env, {
+    get(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return Reflect.get(target, name);
+    },
+  });
+  try {
+    const config = readConfig(watched);
+    refusePlaceholders(env, read);
+    return config;
+  } catch (error) {
+    // A placeholder is said first: it explains a value refused for its form (EXCHANGE_TOKEN_KEY=CHANGE-ME).
+    refusePlaceholders(env, read);
+    throw error;
+  }
+}
+
+function readConfig(env: NodeJS.ProcessEnv): Config {
   const port = envInt(env, 'PORT', 3000);
   const publicUrl = envUrl(env, 'PUBLIC_URL', `http://localhost:${port}`).replace(/\/$/, '');
   const demo = envBool(env, 'DEMO', false);
@@ -361,7 +445,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: envString(env, 'HOST', '0.0.0.0'),
     dataDir: envString(env, 'DATA_DIR', './data'),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: envDatabaseUrl(env, 'DATABASE_URL'),
     logLevel: envOneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     webDir: envString(env, 'WEB_DIR', './dist/web'),
     aicPriceUsd: envDecimal(env, 'AIC_PRICE_USD', '0.85'),
@@ -429,12 +513,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A public server sends only to the browsers' push services; a laptop or the tests to their own.
     pushAllowedHosts: envPushHosts(env, 'PUSH_ALLOWED_HOSTS', isLocalHost(new URL(publicUrl).hostname) ? [] : PUSH_SERVICES),
     team: parseTeamRules({
-      effectiveMinimum: envString(env, 'EFFECTIVE_MINIMUM', '10'),
-      levelThresholds: env.LEVEL_THRESHOLDS || '1000,10000,50000,200000,1000000',
-      rebateRates: env.REBATE_RATES || '0.10,0.05,0.03,0.02,0.01',
-      unlockTiers: env.UNLOCK_TIERS || '10000:0.5,5000:0.3',
-      lockupDays: env.LOCKUP_DAYS || '10',
+      effectiveMinimum: envTeamRule(env, 'EFFECTIVE_MINIMUM', '10'),
+      levelThresholds: envTeamRule(env, 'LEVEL_THRESHOLDS', '1000,10000,50000,200000,1000000'),
+      rebateRates: envTeamRule(env, 'REBATE_RATES', '0.10,0.05,0.03,0.02,0.01'),
+      unlockTiers: envTeamRule(env, 'UNLOCK_TIERS', '10000:0.5,5000:0.3'),
+      lockupDays: envTeamRule(env, 'LOCKUP_DAYS', '10'),
     }),
+    teamFromEnv: (Object.keys(TEAM_RULE_VARIABLES) as (keyof TeamRules)[]).filter((key) => given(env, TEAM_RULE_VARIABLES[key]) !== undefined),
     recruitment: {
       start: envDay(env, 'RECRUITMENT_START', envString(env, 'LAUNCH_DAY', '2026-11-01')),
       activityDays: envInt(env, 'RECRUITMENT_ACTIVITY_DAYS', 60),

@@ -1,7 +1,9 @@
 import { buildApp } from './app.ts';
 import { listenMetrics } from './operator/observability.ts';
-import { loadConfig } from './config.ts';
-import { connect } from './db/connect.ts';
+import { installDiscoveryReadiness } from './auth/discovery.ts';
+import { ConfigError, loadConfig, StartupError } from './config.ts';
+import { checkRedisAtStart } from './http/security.ts';
+import { openDatabase } from './db/open.ts';
 import { DataDirNotPrivate } from './db/privateDir.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { startPushDispatcher } from './notify/push.ts';
@@ -9,24 +11,15 @@ import { systemClock } from './platform/clock.ts';
 import { sharedClock } from './platform/sharedClock.ts';
 import { seedDemoData } from './platform/seed.ts';
 import { startScheduler } from './settlement/scheduler.ts';
+import { warnTeamRulesNotApplied } from './team/rules.ts';
 import { startTransferWorker } from './wallet/worker.ts';
 
 /** Starts the server: database (embedded PGlite unless DATABASE_URL), migrations, demo data. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    // One line naming the variable, not a stack: it is the operator's to fix, not the code's.
-    console.error(`configuration: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
-  const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
-    if (!(error instanceof DataDirNotPrivate)) throw error;
-    // Like a bad variable: one line with the command that fixes it.
-    console.error(`configuration: ${error.message}`);
-    process.exit(1);
-  });
+  const config = loadConfig(process.env, { refusePlaceholders: true });
+  // Before anything else connects to Redis (and logs about it when it cannot).
+  if (config.redisUrl) await checkRedisAtStart(config.redisUrl);
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);
   // The demo clock (an operator may move it, or it starts at CLOCK_START) is one for every process.
@@ -35,6 +28,8 @@ async function main(): Promise<void> {
   const clock = shared ?? systemClock();
   const ctx = { config, db: handle.db, dbKind: handle.kind, clock };
   const app = await buildApp(ctx);
+  installDiscoveryReadiness(app, config);
+  await warnTeamRulesNotApplied(ctx, app.log);
 
   let stopScheduler = () => {};
   let stopPush = () => {};
@@ -57,9 +52,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    throw listenProblem(error, 'PORT', config.port, config.host);
+  });
   if (config.metricsPort !== undefined) {
-    const metricsServer = await listenMetrics(app.metrics, { port: config.metricsPort, token: config.metricsToken });
+    const metricsServer = await listenMetrics(app.metrics, { port: config.metricsPort, token: config.metricsToken }).catch((error: unknown) => {
+      throw listenProblem(error, 'METRICS_PORT', config.metricsPort as number, '127.0.0.1');
+    });
     closeMetrics = metricsServer.close;
     app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
   }
@@ -73,7 +72,33 @@ async function main(): Promise<void> {
   );
 }
 
+/** A port the server cannot listen on, as one line naming the variable; other failures as they are. */
+function listenProblem(error: unknown, name: string, port: number, host: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') {
+    return new StartupError(`${name} ${port}: another process already listens on ${host}:${port}: stop it, or set ${name} to a free port (each process its own)`);
+  }
+  if (code === 'EACCES') {
+    return new StartupError(`${name} ${port}: this user may not listen on ${host}:${port} (ports under 1024 need privileges): set ${name} to 1024 or above`);
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new StartupError(`HOST ${host} is not an address of this machine: set HOST to one of its addresses, or 0.0.0.0 for all`);
+  }
+  return error;
+}
+
+/**
+ * The line a start-up failure is told in: the operator's to fix (a setting, the database, Redis,
+ * a port, the data folder), so one line naming the variable and what to do rather than a stack;
+ * anything else is a fault of the code and keeps its stack.
+ */
+function startupLine(error: unknown): string | undefined {
+  if (error instanceof ConfigError || error instanceof DataDirNotPrivate) return `configuration: ${error.message}`;
+  if (error instanceof StartupError) return `cannot start: ${error.message}`;
+  return undefined;
+}
+
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(startupLine(error) ?? error);
   process.exit(1);
 });

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type } from 'typebox';
 import { AuthorPageData, AuthorPageQuery, LoginData, LoginQuery } from '../../contract/auth.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
+import { AppError } from '../http/errors.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken } from './guard.ts';
 import type { ExchangeGrant, OAuthClient } from './oauth.ts';
@@ -21,6 +23,21 @@ type SignInHook = {
   onSignedIn(trx: Transaction<Database>, userId: bigint, grant: ExchangeGrant, now: Date): Promise<void>;
 };
 
+/**
+ * A sign-in step the exchange failed (502, 504) is logged at warn with why: it is the exchange's
+ * or its settings' fault, not the caller's, and no one can sign in while it lasts.
+ */
+async function upstreamWarned<T>(request: FastifyRequest, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    if (error instanceof AppError && (error.errorName === 'BAD_GATEWAY' || error.errorName === 'GATEWAY_TIMEOUT')) {
+      request.log.warn({ code: error.errorName, detail: error.detail }, 'sign-in: the exchange failed');
+    }
+    throw error;
+  }
+}
+
 export type AuthDeps = { ctx: AppContext; oauth: OAuthClient; exchange: SignInHook };
 
 export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx, oauth, exchange }) => {
@@ -35,7 +52,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
         response: answers(AuthorPageData),
       },
     },
-    async (request) => ok(await oauth.authorizationUrl(request.query)),
+    async (request) => ok(await upstreamWarned(request, oauth.authorizationUrl(request.query))),
   );
 
   app.get(
@@ -50,7 +67,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
       },
     },
     async (request) => {
-      const identity = await oauth.exchange(request.query.code, request.query.state);
+      const identity = await upstreamWarned(request, oauth.exchange(request.query.code, request.query.state));
       const user = await transact(ctx.db, async (trx) => {
         const { user } = await findOrCreateUser(trx, identity.subject, identity.name);
         await exchange.onSignedIn(trx, user.id, identity.grant, ctx.clock.now());

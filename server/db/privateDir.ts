@@ -1,5 +1,5 @@
 import { chmodSync, closeSync, existsSync, fchmodSync, lstatSync, mkdirSync, openSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 /** Group and others: no bit of theirs on anything of the embedded database. */
 const GROUP_OTHER = 0o077;
@@ -29,9 +29,22 @@ export function preparePrivateDir(dir: string): void {
     if (mode & GROUP_OTHER) throw new DataDirNotPrivate(dir, mode);
     return;
   }
-  mkdirSync(dir, { recursive: true });
+  makeFolders(dir);
   // mkdirSync's mode is masked by the umask and leaves an existing folder as it is.
   chmodSync(dir, 0o700);
+}
+
+/**
+ * `dir` and its missing parents, one by one: Node's recursive mkdirSync never returns for a folder
+ * that cannot be made under /proc (the kernel answers ENOENT, and it tries the parent again).
+ */
+function makeFolders(dir: string): void {
+  const missing: string[] = [];
+  for (let folder = resolve(dir); !existsSync(folder); folder = dirname(folder)) {
+    missing.unshift(folder);
+    if (dirname(folder) === folder) break;
+  }
+  for (const folder of missing) mkdirSync(folder);
 }
 
 /**

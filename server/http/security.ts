@@ -3,7 +3,7 @@ import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PATHS } from '../../contract/paths.ts';
-import type { Config } from '../config.ts';
+import { type Config, StartupError } from '../config.ts';
 import helmet, { type HelmetOptions } from 'helmet';
 import { Redis } from 'ioredis';
 import { AppError } from './errors.ts';
@@ -49,18 +49,49 @@ function formActions(config: Config): string[] {
 export const RATE_LIMIT_PREFIX = 'aic-earn:rate:';
 
 /**
+ * Whether the Redis at `url` answers, asked once with a connection of its own that does not try
+ * again: the start stops with one line naming REDIS_URL (the socket's reason, not ioredis's
+ * "Connection is closed"), before anything else has tried Redis and logged about it.
+ */
+export async function checkRedisAtStart(url: string): Promise<void> {
+  let cause: Error | undefined;
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5_000 });
+  redis.on('error', (error: Error) => {
+    cause ??= error;
+  });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw new StartupError(redisProblem(url, cause ?? error));
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** One line on a Redis that does not answer: where, why, and what to do. */
+function redisProblem(url: string, error: unknown): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  return `REDIS_URL: cannot reach ${new URL(url).host} (${reason}): start Redis there, correct REDIS_URL, or unset it (each process then counts its own rate limits)`;
+}
+
+/**
  * The Redis the processes share their counters in. Commands fail at once while it is
  * unreachable (no queue, one retry), and each process then counts on its own (`FallbackStore`)
  * rather than every request waiting on it; it must answer at start, or the server does not start.
  */
 async function sharedCounters(app: FastifyInstance, url: string): Promise<Redis> {
+  let cause: Error | undefined;
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1 });
-  redis.on('error', (error: Error) => app.log.debug({ err: error }, 'rate limits: redis error'));
+  redis.on('error', (error: Error) => {
+    cause ??= error;
+    app.log.debug({ err: error }, 'rate limits: redis error');
+  });
   try {
     await redis.connect();
   } catch (error) {
     redis.disconnect();
-    throw new Error(`REDIS_URL: cannot reach ${new URL(url).host} (${error instanceof Error ? error.message : String(error)})`);
+    throw new StartupError(redisProblem(url, cause ?? error));
   }
   app.addHook('onClose', async () => {
     // A Redis gone by the time the server stops is no reason for the stop to fail.

@@ -1,9 +1,12 @@
 import { sql, type Transaction } from 'kysely';
 import { parseTeamRules, TEAM_RULE_NAMES, type TeamRuleName, type TeamRules, teamRuleTexts } from '../../contract/teamRules.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import { TEAM_RULE_VARIABLES } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
+import { utcDay } from '../platform/clock.ts';
 import { seedFirstVersion } from '../platform/params.ts';
 
 /**
@@ -44,4 +47,31 @@ const inForceOf = perOwner((ctx: AppContext) =>
 /** The rules in force on a day, from a per-process copy at most PARAMS_CACHE_MS old (reads only). */
 export function teamRulesInForce(ctx: AppContext, day: string): Promise<TeamRules> {
   return inForceOf(ctx)(day);
+}
+
+/** A rule's text with its numbers written one way (0.10 and 0.1 are the same rate). */
+const canonical = (text: string) =>
+  text.replace(/\s+/g, '').replace(/\d+(\.\d+)?/g, (number) => (number.includes('.') ? number.replace(/\.?0+$/, '') : number));
+
+/**
+ * At start-up: each team rule the environment sets (REBATE_RATES...) that differs from the
+ * rule the database has in force today is said in one warning: the environment seeds only a
+ * new database's first version, and a change is scheduled from the operator console.
+ *
+ * A warning, not a refusal: the stored, versioned rules are the ones every settled day was
+ * computed with and stay right; refusing would turn a stale line of the env file all processes
+ * share into an outage at their next restart, and the console is where a change gets its notice.
+ */
+export async function warnTeamRulesNotApplied(ctx: AppContext, log: FastifyBaseLogger): Promise<void> {
+  if (ctx.config.teamFromEnv.length === 0) return;
+  const inForce = teamRuleTexts(await teamRules(ctx.db, ctx.config.team, utcDay(ctx.clock.now())));
+  const fromEnv = teamRuleTexts(ctx.config.team);
+  for (const key of ctx.config.teamFromEnv) {
+    if (canonical(fromEnv[key]) === canonical(inForce[key])) continue;
+    const name = TEAM_RULE_VARIABLES[key];
+    log.warn(
+      `${name}=${fromEnv[key]} is not used: this database has ${inForce[key]} in force (${TEAM_RULE_NAMES[key]}). ` +
+        `${name} only seeds a new database; schedule a change from the operator console`,
+    );
+  }
 }
