@@ -88,6 +88,24 @@ run('deployed behind nginx: two processes, one PostgreSQL, limits in Redis', () 
     expect(everything).not.toContain(`"ip":"${PROXY}"`);
   });
 
+  it('keeps the API docs off the site, and sends the service worker with one Cache-Control whatever the encoding', async () => {
+    // Swagger UI stays on each process's own port, for the operators (docs/deploy.md, nginx).
+    for (const path of ['/docs', '/docs/', '/docs/json']) expect((await callFrom('127.0.0.1', `${nginx.baseUrl}${path}`)).status).toBe(404);
+    expect((await fetch(`${a.baseUrl}/docs/json`)).status).toBe(200);
+    const worker = await Promise.all(
+      ['identity', 'gzip', 'br'].map(async (encoding) => {
+        const res = await fetch(`${nginx.baseUrl}/sw.js`, { headers: { 'accept-encoding': encoding } });
+        await res.arrayBuffer();
+        return [res.status, res.headers.get('content-encoding'), res.headers.get('cache-control')];
+      }),
+    );
+    expect(worker).toEqual([
+      [200, null, 'no-cache'],
+      [200, 'gzip', 'no-cache'],
+      [200, 'br', 'no-cache'],
+    ]);
+  });
+
   it("one client's sign-in limit, shared by both processes, does not hold back another, and forging the header does not escape it", async () => {
     const authorPage = (from: string, headers: Record<string, string> = {}) =>
       callFrom(from, `${nginx.baseUrl}/api/authorPage?redirectUri=${encodeURIComponent(`${nginx.baseUrl}/`)}`, { headers });

@@ -92,6 +92,10 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     bodyLimit: 64 * 1024,
+    // While the process closes (SIGTERM), a request arriving on a connection already open is
+    // served, and its answer closes the connection, rather than refused with Fastify's own 503
+    // body: the database is closed only after the last answer (main.ts).
+    return503OnClosing: false,
     // Behind a proxy, the client's own address (sign-in limit, logs) from X-Forwarded-For, but
     // only as the proxies named in TRUST_PROXY write it; unset, the header is ignored.
     trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
@@ -184,8 +188,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
       setHeaders: (res, path) => {
         if (path.includes('/assets/')) res.header('cache-control', 'public, max-age=31536000, immutable');
         // The service worker: always asked again, so a new version is found on the next visit
-        // (the worker then offers to switch to it).
-        else if (/[\\/]sw\.js$/.test(path)) res.header('cache-control', 'no-cache');
+        // (the worker then offers to switch to it). `path` is the file sent: sw.js.br or
+        // sw.js.gz when the browser takes brotli or gzip.
+        else if (/[\\/]sw\.js(\.br|\.gz)?$/.test(path)) res.header('cache-control', 'no-cache');
       },
     });
   }

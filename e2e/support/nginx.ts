@@ -11,8 +11,37 @@ const BROTLI = ['filter', 'static'].map((kind) => `/usr/lib/nginx/modules/ngx_ht
 
 /** The site's shared part, as deployed (docs/deploy.md). */
 const PROXY_SNIPPET = resolve('deploy/nginx/aic-earn-proxy.conf');
+/** The site, whose upstream block the test's upstream copies. */
+const SITE = resolve('deploy/nginx/aic-earn.conf');
 
-export type RunningNginx = { baseUrl: string; port: number; stop: () => Promise<void>; errors: () => string };
+/**
+ * The shipped upstream's parameters: what follows the address on each `server` line (the same on
+ * every line) and its other directives (keepalive), so the test's nginx treats its processes as
+ * the deployment's treats its own.
+ */
+export function shippedUpstream(): { serverParameters: string; directives: string[] } {
+  const block = /upstream aic_earn \{([^}]*)\}/.exec(readFileSync(SITE, 'utf8'))?.[1];
+  if (!block) throw new Error(`no upstream aic_earn in ${SITE}`);
+  const lines = block
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
+  const parameters = new Set(lines.filter((line) => line.startsWith('server ')).map((line) => line.replace(/^server\s+\S+\s*/, '').replace(/;$/, '')));
+  if (parameters.size !== 1) throw new Error(`the server lines of ${SITE} differ: ${[...parameters].join(' | ')}`);
+  return { serverParameters: [...parameters][0] as string, directives: lines.filter((line) => !line.startsWith('server ')) };
+}
+
+export type RunningNginx = {
+  baseUrl: string;
+  port: number;
+  stop: () => Promise<void>;
+  errors: () => string;
+  /** The configuration file, whose upstream has a `server 127.0.0.1:<port> ...;` line per process, as the site's. */
+  configFile: string;
+  pidFile: string;
+  /** Checks the configuration file and has the running nginx apply it, as `nginx -t && nginx -s reload` does. */
+  reloadCommand: string;
+};
 
 /**
  * nginx on a free loopback port in front of `upstreams`, with the deployment's own proxy snippet
@@ -26,6 +55,7 @@ export async function startNginx(upstreams: number[], bindAddress: string, liste
   chmodSync(dir, 0o777);
   chmodSync(join(dir, 'tmp'), 0o777);
   const port = listenPort ?? (await freePort());
+  const upstream = shippedUpstream();
   const temp = ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `${kind}_temp_path ${join(dir, 'tmp', kind)};`);
   writeFileSync(
     join(dir, 'nginx.conf'),
@@ -40,8 +70,8 @@ export async function startNginx(upstreams: number[], bindAddress: string, liste
       `  access_log ${join(dir, 'access.log')};`,
       ...temp.map((line) => `  ${line}`),
       '  upstream aic_earn {',
-      ...upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=2 fail_timeout=10s;`),
-      '    keepalive 16;',
+      ...upstreams.map((p) => `    server 127.0.0.1:${p} ${upstream.serverParameters};`),
+      ...upstream.directives.map((line) => `    ${line}`),
       '  }',
       '  server {',
       `    listen 127.0.0.1:${port};`,
@@ -51,7 +81,8 @@ export async function startNginx(upstreams: number[], bindAddress: string, liste
       '}',
     ].join('\n'),
   );
-  const child: ChildProcess = spawn(NGINX ?? 'nginx', ['-e', join(dir, 'error.log'), '-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], {
+  const options = ['-e', join(dir, 'error.log'), '-p', dir, '-c', join(dir, 'nginx.conf')];
+  const child: ChildProcess = spawn(NGINX ?? 'nginx', [...options, '-g', 'daemon off;'], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -65,10 +96,14 @@ export async function startNginx(upstreams: number[], bindAddress: string, liste
     if (i === 100) throw new Error(`nginx did not answer: ${errors()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+  const command = [NGINX ?? 'nginx', ...options].join(' ');
   return {
     baseUrl,
     port,
     errors,
+    configFile: join(dir, 'nginx.conf'),
+    pidFile: join(dir, 'nginx.pid'),
+    reloadCommand: `${command} -t -q && ${command} -s reload`,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

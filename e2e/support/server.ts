@@ -7,6 +7,7 @@ import { join } from 'node:path';
 export type RunningServer = {
   baseUrl: string;
   port: number;
+  pid: number;
   stop: () => Promise<void>;
   /** Ends the process at once with SIGKILL, as a crash would: no graceful shutdown. */
   kill: () => Promise<void>;
@@ -34,6 +35,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
@@ -49,20 +51,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   return {
     baseUrl,
     port,
+    pid: child.pid as number,
     logs: () => output,
     kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-      }
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
