@@ -1,10 +1,10 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
 import type { BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderListData, ProductInfoData, RewardLogData } from '../../../contract/earn.ts';
 import type { OrderStatus, Product } from '../../../contract/products.ts';
 import { PATHS } from '../../../contract/paths.ts';
 import { apiGet, apiPost } from './client.ts';
-import { queryKeys } from './queries.ts';
+import { MONEY_QUERIES, queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
 
 const PAGE_SIZE = 20;
@@ -16,8 +16,13 @@ export type OrderQuery = { product?: Product; status?: OrderStatus; from?: strin
 
 const LIST_PATHS: Record<OrderListName, string> = { fixed: PATHS.productList, all: PATHS.myProductList };
 
-export const useProductInfo = () =>
-  useQuery({ queryKey: queryKeys.productInfo, queryFn: () => apiGet<ProductInfoData>(PATHS.productInfo) });
+/** The products with the holder's limits (available, quota left); a form re-reads it before refusing. */
+export const productInfoQuery = queryOptions({
+  queryKey: queryKeys.productInfo,
+  queryFn: () => apiGet<ProductInfoData>(PATHS.productInfo),
+});
+
+export const useProductInfo = () => useQuery(productInfoQuery);
 
 export const useOrders = (list: OrderListName, query: OrderQuery) =>
   useInfiniteQuery({
@@ -47,31 +52,25 @@ export const useDailyIncome = () =>
     queryFn: () => apiGet<Static<typeof DailyIncomeData>>(PATHS.dailyIncome),
   });
 
-/**
- * Whatever an earn action changes: products, orders, logs, the wallet, the user's earnings and
- * holding (the network income's unlock tier) — views are kept alive.
- */
-const EARN_QUERIES = [queryKeys.earn, queryKeys.wallet, queryKeys.userInfo, queryKeys.team] as const;
-
 export const useBuy = () =>
   useIdempotentAction<BuyBody, Order>({
     run: (body, idempotencyKey) => apiPost<Order>(PATHS.productBuy, body, { idempotencyKey }),
     fingerprint: (body) => `buy|${body.product}|${body.amount}|${body.autoRenew ?? ''}`,
-    invalidate: EARN_QUERIES,
+    invalidate: MONEY_QUERIES,
   });
 
 export const useBind = () =>
   useIdempotentAction<{ inviteCode: string }, Static<typeof BindData>>({
     run: (body, idempotencyKey) => apiPost(PATHS.bindInviter, body, { idempotencyKey }),
     fingerprint: (body) => `bind|${body.inviteCode}`,
-    invalidate: EARN_QUERIES,
+    invalidate: MONEY_QUERIES,
   });
 
 export const useClaim = () =>
   useIdempotentAction<Record<string, never>, Static<typeof ClaimData>>({
     run: (body, idempotencyKey) => apiPost(PATHS.receive, body, { idempotencyKey }),
     fingerprint: () => 'receive',
-    invalidate: EARN_QUERIES,
+    invalidate: MONEY_QUERIES,
   });
 
 /** The things one can do to an order: redeem, the 360-day reinvestment and the 30-day auto-renew switches. */
@@ -92,5 +91,5 @@ export const useOrderAction = () =>
     run: ({ action, orderId }, idempotencyKey) =>
       apiPost<Order>(ACTION_CALLS[action].path, { orderId, ...ACTION_CALLS[action].body }, { idempotencyKey }),
     fingerprint: ({ action, orderId }) => `${action}|${orderId}`,
-    invalidate: EARN_QUERIES,
+    invalidate: MONEY_QUERIES,
   });

@@ -8,12 +8,12 @@ import { apiGet } from './client.ts';
 export const queryKeys = {
   home: ['home'] as const,
   userInfo: ['userInfo'] as const,
-  /** Every wallet query starts with this key: invalidate it after money moves. */
+  /** Every wallet query starts with this key (money moves invalidate it: MONEY_QUERIES). */
   wallet: ['wallet'] as const,
   asset: ['wallet', 'asset'] as const,
   transferPage: ['wallet', 'transferPage'] as const,
   transferRecords: (filter: object) => ['wallet', 'records', filter] as const,
-  /** Every earn query starts with this key: invalidate it after subscriptions and redemptions. */
+  /** Every earn query starts with this key (money moves invalidate it: MONEY_QUERIES). */
   earn: ['earn'] as const,
   productInfo: ['earn', 'productInfo'] as const,
   orders: (list: string, filter: object) => ['earn', 'orders', list, filter] as const,
@@ -26,6 +26,14 @@ export const queryKeys = {
   zeroLog: ['team', 'zeroLog'] as const,
   inviteRecords: ['team', 'inviteRecords'] as const,
 };
+
+/**
+ * Everything a money movement (a wallet move, a subscription, a redemption, a claim, a bind)
+ * can change, for every money action to invalidate: balances and records, products and orders,
+ * earnings and the network income's tier, and home's platform totals. One list, so that no
+ * cached screen keeps showing a figure some other screen's action has changed.
+ */
+export const MONEY_QUERIES = [queryKeys.wallet, queryKeys.earn, queryKeys.team, queryKeys.userInfo, queryKeys.home] as const;
 
 export const useDashboard = () =>
   useQuery({ queryKey: queryKeys.home, queryFn: () => apiGet<HomeData>(PATHS.home) });

@@ -4,7 +4,7 @@ import type { ClaimData } from '../../../contract/earn.ts';
 import { PATHS } from '../../../contract/paths.ts';
 import type { InviteRecordsData, ZeroLogData, ZeroProfitData } from '../../../contract/team.ts';
 import { apiGet, apiPost } from './client.ts';
-import { queryKeys } from './queries.ts';
+import { MONEY_QUERIES, queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
 
 const TEAM_PAGE_SIZE = 20;
@@ -38,5 +38,5 @@ export const useReceiveProfit = () =>
   useIdempotentAction<Record<string, never>, Static<typeof ClaimData>>({
     run: (body, idempotencyKey) => apiPost(PATHS.receiveProfit, body, { idempotencyKey }),
     fingerprint: () => 'receive-profit',
-    invalidate: [queryKeys.team, queryKeys.wallet, queryKeys.userInfo, queryKeys.earn],
+    invalidate: MONEY_QUERIES,
   });

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { PATHS } from '../../../contract/paths.ts';
 import type {
   AssetData,
@@ -23,7 +23,10 @@ const MOVE_PATHS: Record<TransferType, string> = {
   withdraw: PATHS.withdraw,
 };
 
-export const useAsset = () => useQuery({ queryKey: queryKeys.asset, queryFn: () => apiGet<AssetData>(PATHS.getAsset) });
+/** The holder's balances, platform and exchange; a move form re-reads it before refusing. */
+export const assetQuery = queryOptions({ queryKey: queryKeys.asset, queryFn: () => apiGet<AssetData>(PATHS.getAsset) });
+
+export const useAsset = () => useQuery(assetQuery);
 
 export const useTransferPage = (enabled: boolean) =>
   useQuery({

@@ -45,3 +45,56 @@ export function checkAmount(
 
 /** The whole balance as a plain decimal, for the Max button. */
 export const maxAmount = (balance: string | undefined): string => formatUnits(unitsOf(balance) ?? 0n);
+
+/**
+ * Checks an amount against the figures on screen, but never refuses for the balance on those
+ * alone: a cached balance may predate a move made elsewhere, so such a refusal re-reads the
+ * figures from the server and the fresh ones decide. Answers the verdict and the figures it
+ * was reached on, or null when the re-read failed (that call has already said why).
+ */
+export async function checkOnFreshBalance<F>(
+  check: (figures: F) => AmountCheck,
+  cached: F,
+  reread: () => Promise<F>,
+): Promise<{ check: AmountCheck; figures: F } | null> {
+  const first = check(cached);
+  if (first.ok || first.message !== 'err.insufficientBalance') return { check: first, figures: cached };
+  let fresh: F;
+  try {
+    fresh = await reread();
+  } catch {
+    return null;
+  }
+  return { check: check(fresh), figures: fresh };
+}
+
+/** The figures an amount is checked against, as the server sent them. */
+export type AmountFigures = { balance?: string | undefined; minimum?: string | undefined; quota?: string | undefined };
+
+/** Which figure each refusal is about; the others are about the input itself. */
+const FIGURE_OF: Readonly<Record<string, keyof AmountFigures>> = {
+  'err.insufficientBalance': 'balance',
+  'err.dailyQuota': 'quota',
+  'wallet.belowMinimum': 'minimum',
+  'err.belowTransferMinimum': 'minimum',
+  'earn.belowMinimum': 'minimum',
+};
+
+/** A refusal shown under an amount: its message, and the figure it was about when checked. */
+export type ShownRefusal = { message: string; values?: Record<string, string>; figure: string | null };
+
+/** The refusal to show for a failed check reached on `figures`. */
+export function refusalOf(check: { message: string; values?: Record<string, string> }, figures: AmountFigures): ShownRefusal {
+  const name = FIGURE_OF[check.message];
+  return { message: check.message, ...(check.values ? { values: check.values } : {}), figure: name ? (figures[name] ?? '') : null };
+}
+
+/**
+ * Whether a shown refusal still holds with the figures now on screen: one about a figure (the
+ * balance, the quota, the minimum) goes when that figure changes, as it may no longer apply;
+ * one about the input's own form stays until the input is edited.
+ */
+export function refusalStands(refusal: ShownRefusal, figures: AmountFigures): boolean {
+  const name = FIGURE_OF[refusal.message];
+  return !name || refusal.figure === (figures[name] ?? '');
+}

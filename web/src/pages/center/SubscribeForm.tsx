@@ -1,16 +1,18 @@
 import Button from 'antd-mobile/es/components/button';
 import Dialog from 'antd-mobile/es/components/dialog';
 import Toast from 'antd-mobile/es/components/toast';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { type Product, renews } from '../../../../contract/products.ts';
 import { formatAmount, formatFigure } from '../../../../contract/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
-import { useBuy } from '../../api/earn.ts';
+import { productInfoQuery, useBuy } from '../../api/earn.ts';
+import { checkOnFreshBalance, refusalOf, refusalStands, type ShownRefusal } from '../../lib/amount.ts';
 import { BindStep } from './BindStep.tsx';
 import { Preview } from './Preview.tsx';
-import { checkSubscription, maxSubscription } from './subscribe.ts';
+import { checkSubscription, maxSubscription, subscriptionFigures } from './subscribe.ts';
 import { AmountField } from '../../components/AmountField.tsx';
 
 /**
@@ -33,12 +35,16 @@ export function SubscribeForm({
   onInput: (value: string) => void;
 }) {
   const { t } = useTranslation();
-  const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<ShownRefusal | null>(null);
   const renewable = renews(product);
   const [autoRenew, setAutoRenew] = useState(false);
   const busy = useRef(false);
   const { send, sending } = useBuy();
   const name = t(`product.${product}.name`);
+  // A refusal about a figure (the balance, the quota) goes when that figure changes: a move
+  // elsewhere may have made the amount fine.
+  if (error && !refusalStands(error, subscriptionFigures(info))) setError(null);
 
   const edit = (value: string) => {
     onInput(value);
@@ -47,14 +53,19 @@ export function SubscribeForm({
 
   const submit = async () => {
     if (busy.current) return;
-    const check = checkSubscription(input, info);
-    if (!check.ok) {
-      setError(t(check.message, check.values ?? {}));
-      return;
-    }
-    setError(null);
     busy.current = true;
     try {
+      // The balance on screen may predate a recharge elsewhere: refuse for it only once re-read.
+      const checked = await checkOnFreshBalance((limits) => checkSubscription(input, limits), info, () =>
+        queryClient.fetchQuery({ ...productInfoQuery, staleTime: 0 }),
+      );
+      if (!checked) return;
+      const { check, figures } = checked;
+      if (!check.ok) {
+        setError(refusalOf(check, subscriptionFigures(figures)));
+        return;
+      }
+      setError(null);
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
@@ -85,7 +96,7 @@ export function SubscribeForm({
             onChange={edit}
             onSubmit={() => void submit()}
             onMax={() => edit(maxSubscription(info))}
-            error={error}
+            error={error && t(error.message, error.values ?? {})}
           />
           <p className="field__note">{t('wallet.availableBalance', { amount: formatAmount(info.available), asset: 'AIC' })}</p>
           <p className="field__note">{t('earn.quotaLeft', { amount: formatAmount(info.quotaLeft) })}</p>

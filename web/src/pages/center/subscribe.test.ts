@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSubscription, maxSubscription } from './subscribe.ts';
+import { checkSubscription, maxSubscription, subscriptionFigures } from './subscribe.ts';
 
 const limits = { minimum: '1', quotaLeft: '10000', available: '5000' };
 const message = (input: string, over: Partial<typeof limits> = {}) => {
@@ -34,5 +34,9 @@ describe('subscription rules', () => {
     expect(maxSubscription(limits)).toBe('5000');
     expect(maxSubscription({ ...limits, quotaLeft: '250.5' })).toBe('250.5');
     expect(maxSubscription({ ...limits, available: '0' })).toBe('0');
+  });
+
+  it('names the balance, the minimum and the quota a refusal may be about', () => {
+    expect(subscriptionFigures(limits)).toEqual({ balance: '5000', minimum: '1', quota: '10000' });
   });
 });

@@ -1,6 +1,6 @@
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { formatUnits } from '../../../../contract/money.ts';
-import { type AmountCheck, checkAmount, unitsOf } from '../../lib/amount.ts';
+import { type AmountCheck, type AmountFigures, checkAmount, unitsOf } from '../../lib/amount.ts';
 
 type Limits = Pick<ProductInfoData, 'minimum' | 'quotaLeft' | 'available'>;
 
@@ -26,3 +26,10 @@ export function maxSubscription(limits: Limits): string {
   const quota = unitsOf(limits.quotaLeft) ?? 0n;
   return formatUnits(available < quota ? available : quota);
 }
+
+/** The figures a subscription is checked against: what a refusal under the field is about. */
+export const subscriptionFigures = (limits: Limits): AmountFigures => ({
+  balance: limits.available,
+  minimum: limits.minimum,
+  quota: limits.quotaLeft,
+});

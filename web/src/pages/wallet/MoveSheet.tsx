@@ -1,13 +1,14 @@
 import Button from 'antd-mobile/es/components/button';
 import Dialog from 'antd-mobile/es/components/dialog';
 import Toast from 'antd-mobile/es/components/toast';
+import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../../contract/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
-import { useAsset, useTransferPage } from '../../api/wallet.ts';
-import { checkAmount, maxAmount, unitsOf } from '../../lib/amount.ts';
+import { assetQuery, useAsset, useTransferPage } from '../../api/wallet.ts';
+import { checkAmount, checkOnFreshBalance, maxAmount, refusalOf, refusalStands, type ShownRefusal, unitsOf } from '../../lib/amount.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
@@ -25,7 +26,8 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const [visible, setVisible] = useState(true);
   const [asset, setAsset] = useState<Asset>('AIC');
   const [input, setInput] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownRefusal | null>(null);
+  const queryClient = useQueryClient();
   const busy = useRef(false);
   const wallet = useAsset();
   const rules = useTransferPage(true).data?.assets.find((a) => a.asset === asset);
@@ -37,6 +39,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const fee = rules && (unitsOf(rules.fee) ?? 0n) > 0n ? rules.fee : null;
   // Money leaving for the exchange has its own minimum (WITHDRAW_MINIMUM); the server refuses less with 129.
   const minimum = inbound ? rules?.minimum : (rules?.withdrawMinimum ?? rules?.minimum);
+  const belowMessage = inbound ? undefined : 'err.belowTransferMinimum';
+  // A refusal about the balance (or the minimum) goes when that figure changes: the amount may be fine now.
+  if (error && !refusalStands(error, { balance, minimum })) setError(null);
 
   const close = () => {
     if (!busy.current) setVisible(false);
@@ -49,14 +54,21 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
 
   const submit = async () => {
     if (busy.current) return;
-    const check = checkAmount(input, balance, minimum, inbound ? undefined : 'err.belowTransferMinimum');
-    if (!check.ok) {
-      setError(t(check.message, { asset, ...check.values }));
-      return;
-    }
-    setError(null);
     busy.current = true;
     try {
+      // The balance on screen may predate a move elsewhere: refuse for it only once re-read.
+      const checked = await checkOnFreshBalance(
+        (figure) => checkAmount(input, figure, minimum, belowMessage),
+        balance,
+        async () => sourceBalance(type, balanceOf(await queryClient.fetchQuery({ ...assetQuery, staleTime: 0 }), asset)),
+      );
+      if (!checked) return;
+      const { check, figures } = checked;
+      if (!check.ok) {
+        setError(refusalOf(check, { balance: figures, minimum }));
+        return;
+      }
+      setError(null);
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
@@ -98,7 +110,7 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
           onChange={(value) => edit(() => setInput(value))}
           onSubmit={() => void submit()}
           onMax={() => edit(() => setInput(maxAmount(balance)))}
-          error={error}
+          error={error && t(error.message, { asset, ...error.values })}
         />
         <p className="field__note">
           {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
