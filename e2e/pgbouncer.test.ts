@@ -1,69 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../contract/paths.ts';
 import { callApi } from './support/api.ts';
 import { signInOverHttp } from './support/httpSignIn.ts';
+import { PGBOUNCER, type RunningPgBouncer, startPgBouncer } from './support/pgbouncer.ts';
 import { freePort, type RunningServer, startServer } from './support/server.ts';
 
 const PG = new URL(process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
-const PGBOUNCER = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path));
 // CI installs PgBouncer (.ci/run); elsewhere the test says so and skips rather than failing.
 const run = PGBOUNCER || process.env.CI ? describe : describe.skip;
-
-/** PgBouncer in transaction pooling mode in front of the test server, on a free port. */
-async function startPgBouncer(database: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'pgbouncer-'));
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  const user = decodeURIComponent(PG.username) || 'postgres';
-  writeFileSync(join(dir, 'users.txt'), `"${user}" ""\n`);
-  writeFileSync(
-    join(dir, 'pgbouncer.ini'),
-    [
-      '[databases]',
-      `${database} = host=${PG.hostname} port=${PG.port || 5432} dbname=${database}`,
-      '[pgbouncer]',
-      'listen_addr = 127.0.0.1',
-      `listen_port = ${port}`,
-      'unix_socket_dir =',
-      'auth_type = trust',
-      `auth_file = ${join(dir, 'users.txt')}`,
-      'pool_mode = transaction',
-      'max_client_conn = 200',
-      'default_pool_size = 10',
-      'ignore_startup_parameters = extra_float_digits',
-      `logfile = ${join(dir, 'pgbouncer.log')}`,
-    ].join('\n'),
-  );
-  // PgBouncer will not run as root; as root, it is told to become postgres.
-  const asRoot = process.getuid?.() === 0 ? ['-u', 'postgres'] : [];
-  const child: ChildProcess = spawn(PGBOUNCER ?? 'pgbouncer', [...asRoot, join(dir, 'pgbouncer.ini')], { stdio: 'ignore' });
-  const url = `postgres://${user}@127.0.0.1:${port}/${database}`;
-  for (let i = 0; i < 100; i++) {
-    const client = new pg.Client({ connectionString: url });
-    const up = await client.connect().then(() => true, () => false);
-    await client.end().catch(() => undefined);
-    if (up) break;
-    if (child.exitCode !== null || i === 99) {
-      const log = existsSync(join(dir, 'pgbouncer.log')) ? readFileSync(join(dir, 'pgbouncer.log'), 'utf8') : '';
-      throw new Error(`PgBouncer did not start: ${log.slice(-500)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 200));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * Two server processes through PgBouncer in transaction pooling mode: nothing may rely on a
@@ -73,14 +19,14 @@ async function startPgBouncer(database: string): Promise<{ url: string; stop: ()
 run('two server processes through PgBouncer in transaction mode', () => {
   const database = `pgb_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG.href });
-  let bouncer: Awaited<ReturnType<typeof startPgBouncer>>;
+  let bouncer: RunningPgBouncer;
   let a: RunningServer;
   let b: RunningServer;
 
   beforeAll(async () => {
     await admin.connect();
     await admin.query(`create database ${database}`);
-    bouncer = await startPgBouncer(database);
+    bouncer = await startPgBouncer(PG, database);
     const portA = await freePort();
     const shared = {
       DATABASE_URL: bouncer.url,
@@ -96,7 +42,7 @@ run('two server processes through PgBouncer in transaction mode', () => {
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
-    await bouncer?.stop();
+    await bouncer?.remove();
     await admin.query(`drop database if exists ${database} with (force)`);
     await admin.end();
   });

@@ -161,14 +161,15 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     expect(summary).toMatchObject({ claimable: '0', unlockPercent: '0.5', nextUnlockDay: addDays(DAY, 10) });
     expect((await post(t.app, PATHS.receiveProfit, holder)).json().code).toBe(ERRORS.CLAIM_NONE.code);
     // The day before it comes (the days between change nothing of this lock-up; settling them all
-    // cost a minute of the suite on two cores).
+    // cost a minute of the suite on two cores), settled once it has ended.
+    t.ctx.clock.set(new Date(`${addDays(DAY, 10)}T01:00:00Z`));
     await settleDay(t.ctx, addDays(DAY, 9));
     const lockup = await t.ctx.db.selectFrom('lockups').selectAll().where('user_id', '=', 46n).where('day', '=', DAY).executeTakeFirstOrThrow();
     expect(lockup.released_on).toBeNull();
+    t.ctx.clock.set(new Date(`${addDays(DAY, 11)}T01:00:00Z`));
     await settleDay(t.ctx, addDays(DAY, 10));
     const released = await t.ctx.db.selectFrom('lockups').selectAll().where('user_id', '=', 46n).where('day', '=', DAY).executeTakeFirstOrThrow();
     expect(released.released_on).toBe(addDays(DAY, 10));
-    t.ctx.clock.set(new Date(`${addDays(DAY, 11)}T01:00:00Z`));
     const claim = await post(t.app, PATHS.receiveProfit, await token(46));
     expect(claim.json().code).toBe(0);
     expect(units(claim.json().data.claimed)).toBeGreaterThanOrEqual(released.unlockable);
