@@ -24,6 +24,8 @@
 #   --wait SECONDS      how long replaying the WAL may take before the drill gives up (3600)
 #   --keep              leave the scratch cluster stopped in its folder, for a closer look
 set -Eeuo pipefail
+# runuser is in sbin, which a cron-like or non-login PATH may lack.
+export PATH="$PATH:/usr/sbin:/sbin"
 
 STANZA=aic-earn
 CONFIG=

@@ -26,6 +26,8 @@ import { migrateToLatest } from './migrate.ts';
  */
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** util-linux's runuser lives in sbin, which a non-login PATH may lack. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
 const STANZA = 'aic-earn';
 const DRILL = join(ROOT, 'deploy/restore-drill.sh');
 
@@ -44,7 +46,7 @@ const PG_USER = process.env.PG_USER ?? 'postgres';
 
 function run(command: string, args: string[], options: { asPg?: boolean; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
   const withEnv = options.env ? ['env', ...Object.entries(options.env).map(([k, v]) => `${k}=${v}`), command, ...args] : [command, ...args];
-  const [program, ...rest] = options.asPg && asRoot ? ['runuser', '-u', PG_USER, '--', ...withEnv] : withEnv;
+  const [program, ...rest] = options.asPg && asRoot ? [RUNUSER, '-u', PG_USER, '--', ...withEnv] : withEnv;
   return spawnSync(program as string, rest, { encoding: 'utf8', cwd: ROOT });
 }
 
