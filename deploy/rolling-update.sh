@@ -3,7 +3,8 @@
 # each is taken out of nginx's upstream, restarted, waited for until GET /readyz answers 200, and
 # put back before the next; then the scheduler. Run as root once the new code is built:
 #
-#   cd /opt/aic-earn && git pull && npm ci && npm run build && deploy/rolling-update.sh
+#   cd /opt/aic-earn && export PATH=/opt/aic-earn/node_modules/.bin:$PATH
+#   git pull && npm ci && npm run build && deploy/rolling-update.sh
 #
 # A process that does not become ready stops the rollout with one line: it stays out of nginx
 # (marked `down` in the upstream file) and the others, not yet restarted, go on serving.
