@@ -186,6 +186,9 @@ run('operating the deployment: a rolling update under load, and the database goi
     const result = await rollingUpdate(envFor());
     rolloutDone = true;
     await Promise.all(clients);
+    // The script is done once /readyz answers; the test's own record of a new process (its start
+    // polls the app) may come a moment later.
+    await Promise.allSettled([...starting]);
     beforeStart = async () => {};
     console.log(`rolling update: ${answered} answers through nginx while both processes were restarted`);
     expect(result.stderr).toBe('');
@@ -220,6 +223,7 @@ run('operating the deployment: a rolling update under load, and the database goi
     // Once the fault is fixed, the same script for that process alone puts it back.
     beforeStart = async () => {};
     const again = await rollingUpdate(envFor({ PORTS: String(first) }));
+    await Promise.allSettled([...starting]);
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(readFileSync(nginx.configFile, 'utf8')).not.toMatch(/\bdown;/);
