@@ -40,9 +40,22 @@ const AssetBalance = Type.Object({
   /** The user's balance on the exchange side, as the exchange says; null when it cannot be asked right now. */
   exchange: Type.Union([AmountString, Type.Null()]),
 });
+/**
+ * Total assets, as the Wallet screen shows them: the total and the three lines it is the sum of,
+ * in AIC, and the total in USD at the price in force. The figures of earn products are those of
+ * the dual-currency view (GET /api/user/positions), read by the same code.
+ */
 export const AssetData = Type.Object({
-  /** All platform-wallet assets valued in AIC at the current price. */
+  /** The platform wallet: every asset's available and under-review balance, valued in AIC at the current price. */
+  walletAic: AmountString,
+  /** AIC held in running earn orders (current, 30-day, 360-day): principal and the income credited to them; matured ones are claimable. */
+  earnAic: AmountString,
+  /** What can be claimed now: 360-day rewards, unlocked network income, matured 30-day orders. */
+  claimableAic: AmountString,
+  /** walletAic + earnAic + claimableAic. */
   totalAic: AmountString,
+  /** totalAic × price, truncated at 1e-8. */
+  totalUsd: AmountString,
   price: Type.String({ description: 'AIC price in USD' }),
   balances: Type.Array(AssetBalance),
 });

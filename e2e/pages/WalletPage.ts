@@ -22,6 +22,27 @@ export class WalletPage {
     return this.page.getByRole('region', { name: 'Total assets' });
   }
 
+  /** The total in AIC as shown ("10,000.00 AIC"), in any language. */
+  get totalAmount() {
+    return this.page.getByTestId('wallet-total');
+  }
+
+  /** The total's value in USD as shown ("≈ $8,500.00"), in any language. */
+  get totalUsd() {
+    return this.page.getByTestId('wallet-total-usd');
+  }
+
+  /**
+   * A line under the total ("Wallet", "In earn products", "Claimable"), by its label in the
+   * language shown; `region` is the total's name in that language.
+   */
+  totalLine(label: string, region = 'Total assets') {
+    return this.page
+      .getByRole('region', { name: region, exact: true })
+      .locator('.figure', { has: this.page.getByRole('term').getByText(label, { exact: true }) })
+      .getByRole('definition');
+  }
+
   /** The figure shown for one asset's balance, e.g. ('AIC', 'Available') → "500.00". */
   balance(asset: 'AIC' | 'USDT', label: BalanceLabel) {
     return this.page

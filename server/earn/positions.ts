@@ -12,11 +12,20 @@ import { answers, ok } from '../http/schemas.ts';
 import { currentPrice } from '../platform/price.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
-/** The holder's positions: per product, principal and income of the orders still held; and what is claimable. */
-async function positions(db: Db, userId: bigint) {
+/**
+ * A holder's earn figures in units, read by user id (two small reads): per product, principal and
+ * income of the orders still held, and the AIC the running ones hold (`running`: matured orders
+ * are in `claimable.fixed` instead); and what can be claimed now. The wallet's total
+ * (server/wallet/routes.ts) reads the same figures, so the two screens cannot disagree.
+ */
+export async function holdingsOf(db: Db, userId: bigint) {
   const [byProduct, claimable] = await Promise.all([
-    sql<{ product: Product; principal: bigint; income: bigint }>`
-      select product, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(income), 0)::bigint as income
+    // `running` is what the holder's earning account holds for running orders: a pool order's
+    // income was paid out (or, reinvested, added to its principal), the others' is in the order.
+    sql<{ product: Product; principal: bigint; income: bigint; running: bigint }>`
+      select product, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(income), 0)::bigint as income,
+        coalesce(sum(case when product in ${productsIn('pool')} then principal else principal + income end)
+          filter (where status in ${ORDERS.active}), 0)::bigint as running
       from orders where user_id = ${userId} and status in ${ORDERS.held}
       group by product`.execute(db),
     sql<{ rewards: bigint; network: bigint; fixed: bigint }>`
@@ -32,12 +41,21 @@ async function positions(db: Db, userId: bigint) {
   return {
     products: PRODUCTS.map((product) => {
       const row = byProduct.rows.find((r) => r.product === product);
-      return { product, principal: formatUnits(row?.principal ?? 0n), income: formatUnits(row?.income ?? 0n) };
+      return { product, principal: row?.principal ?? 0n, income: row?.income ?? 0n, running: row?.running ?? 0n };
     }),
+    claimable: { rewards: c?.rewards ?? 0n, network: c?.network ?? 0n, fixed: c?.fixed ?? 0n },
+  };
+}
+
+/** The holder's positions as the dual-currency view shows them: decimal strings. */
+async function positions(db: Db, userId: bigint) {
+  const held = await holdingsOf(db, userId);
+  return {
+    products: held.products.map((p) => ({ product: p.product, principal: formatUnits(p.principal), income: formatUnits(p.income) })),
     claimable: {
-      rewards: formatUnits(c?.rewards ?? 0n),
-      network: formatUnits(c?.network ?? 0n),
-      fixed: formatUnits(c?.fixed ?? 0n),
+      rewards: formatUnits(held.claimable.rewards),
+      network: formatUnits(held.claimable.network),
+      fixed: formatUnits(held.claimable.fixed),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { formatUnits, parseAmount, type Units } from '../../contract/money.ts';
+import { formatUnits, mulRate, parseAmount, type Units } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import {
   ASSETS,
@@ -15,6 +15,7 @@ import {
 } from '../../contract/wallet.ts';
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
+import { holdingsOf } from '../earn/positions.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
@@ -65,17 +66,27 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
 ) => {
   app.get(
     PATHS.getAsset,
-    { schema: { tags: ['wallet'], summary: 'Wallet balances and total assets', ...secured, response: answers(AssetData) } },
+    { schema: { tags: ['wallet'], summary: 'Wallet balances, and total assets: wallet, earn products and claimable, in AIC and USD', ...secured, response: answers(AssetData) } },
     async (request) => {
       const userId = userIdOf(request);
-      const [balances, price, atExchange] = await Promise.all([
+      const [balances, earn, price, atExchange] = await Promise.all([
         walletBalancesGathered(ctx.db, userId),
+        holdingsOf(ctx.db, userId),
         currentPrice(ctx),
         exchangeBalances(exchange, userId),
       ]);
       const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
+      const inWallet = held('AIC') + usdtInAic(held('USDT'), price.price);
+      // Running orders only: a matured 30-day order waits to be redeemed and counts once, as claimable.
+      const inProducts = earn.products.reduce((sum, p) => sum + p.running, 0n);
+      const claimable = earn.claimable.rewards + earn.claimable.network + earn.claimable.fixed;
+      const total = inWallet + inProducts + claimable;
       return ok({
-        totalAic: formatUnits(held('AIC') + usdtInAic(held('USDT'), price.price)),
+        walletAic: formatUnits(inWallet),
+        earnAic: formatUnits(inProducts),
+        claimableAic: formatUnits(claimable),
+        totalAic: formatUnits(total),
+        totalUsd: formatUnits(mulRate(total, price.price)),
         price: price.price,
         balances: ASSETS.map((asset) => ({
           asset,

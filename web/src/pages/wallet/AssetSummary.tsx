@@ -7,8 +7,9 @@ import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Pending } from '../../components/Pending.tsx';
 
 /**
- * Total assets in AIC, then each asset's available, under-review and exchange balances. While
- * they load, the same cards with the figures pending, so the page keeps its size.
+ * Total assets in AIC and USD with the three lines they add up to (the wallet, what is in earn
+ * products, what is claimable), then each asset's available, under-review and exchange balances.
+ * While they load, the same cards with the figures pending, so the page keeps its size.
  */
 export function AssetSummary() {
   const { t } = useTranslation();
@@ -24,6 +25,14 @@ export function AssetSummary() {
         <p className="card__big" data-testid={data ? 'wallet-total' : undefined}>
           {amount(data?.totalAic)} <span className="figure__unit">AIC</span>
         </p>
+        <p className="wallet-total__usd" data-testid={data ? 'wallet-total-usd' : undefined}>
+          {data ? t('wallet.totalUsd', { amount: formatAmount(data.totalUsd) }) : <Pending sample={t('wallet.totalUsd', { amount: '0.00' })} />}
+        </p>
+        <dl className="figures wallet-total__lines">
+          <Figure label={t('wallet.inWallet')} value={amount(data?.walletAic)} unit="AIC" />
+          <Figure label={t('wallet.inProducts')} value={amount(data?.earnAic)} unit="AIC" />
+          <Figure label={t('wallet.claimable')} value={amount(data?.claimableAic)} unit="AIC" />
+        </dl>
         <p className="wallet-total__price">
           {data ? t('wallet.price', { price: formatFigure(data.price) }) : <Pending sample={t('wallet.price', { price: '0.00' })} />}
         </p>

@@ -1,0 +1,105 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { UserInfoData } from '../contract/team.ts';
+import type { AssetData } from '../contract/wallet.ts';
+import { formatAmount } from '../contract/format.ts';
+import { formatUnits, mulRate, parseAmount } from '../contract/money.ts';
+import { WalletPage } from './pages/WalletPage.ts';
+import { callApi } from './support/api.ts';
+import { phonePage } from './support/browser.ts';
+import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { journey } from './support/journey.ts';
+import type { RunningServer } from './support/server.ts';
+
+const SHOTS = '/tmp/wallet-total';
+
+/** The total's texts in each language the journey reads it in (the locale files' own words). */
+const LANGUAGES = [
+  { key: 'en', html: 'en', region: 'Total assets', wallet: 'Wallet', products: 'In earn products', claimable: 'Claimable', usd: '≈ $' },
+  { key: 'Indonesia', html: 'id', region: 'Total aset', wallet: 'Dompet', products: 'Di produk Hasilkan Koin', claimable: 'Dapat diklaim', usd: 'sekitar $' },
+  { key: 'Hindi', html: 'hi', region: 'कुल एसेट', wallet: 'वॉलेट', products: 'कमाई उत्पादों में', claimable: 'क्लेम योग्य', usd: 'लगभग $' },
+] as const;
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 320, height: 568 },
+] as const;
+
+const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
+
+/** An amount as the screen shows it ("6,006.00 AIC", "≈ $8,500.00") in units: digits and the point only. */
+function shown(value: string): bigint {
+  const parsed = parseAmount(value.replace(/[^\d.]/g, '').replace(/^\.+|\.+$/g, ''));
+  if (!parsed.ok) throw new Error(`not an amount on screen: ${value}`);
+  return parsed.value;
+}
+
+describe('total assets that add up, in three languages, at 390x844 and 320x568', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
+  const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
+
+  it('shows the total as wallet + earn products + claimable, in AIC and USD, without sideways scroll', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    // The operator (user 1) invites the holder and moves the demo clock.
+    const operator = await phonePage(browser, 'en-US');
+    await signInThroughExchange(operator.page, server.baseUrl, { create: 'Olga' });
+    const olgaToken = (await storedCookie(operator.page, 'token')) as string;
+    const olga = await api<UserInfoData>('/api/user/info', olgaToken);
+
+    // The holder recharges 10,000 AIC on the Wallet screen.
+    const { page, errors } = await phonePage(browser, 'en-US');
+    await signInThroughExchange(page, server.baseUrl, { create: 'Hana' });
+    const token = (await storedCookie(page, 'token')) as string;
+    const wallet = new WalletPage(page, server.baseUrl);
+    await wallet.goto();
+    await wallet.openMove('Recharge');
+    await wallet.submit('Recharge', '10000');
+    await wallet.confirm();
+    await page.getByText('Operation successful').waitFor();
+    await wallet.form('Recharge').waitFor({ state: 'hidden' });
+    await expect.poll(() => text(wallet.totalLine('Wallet'))).toBe('10,000.00 AIC');
+    expect(await text(wallet.totalAmount)).toBe('10,000.00 AIC');
+
+    // Then subscribes 6,000 of it, and two days are settled: the 30-day order accrues 6 AIC
+    // a day into the order (a whole amount), the 360-day one's pool share goes to its rewards.
+    await api('/api/user/bind', token, { inviteCode: olga.inviteCode });
+    await api('/api/product/buy', token, { product: 'fixed30', amount: '2000' });
+    await api('/api/product/buy', token, { product: 'reinvest360', amount: '4000' });
+    await api('/api/operator/clock/advance', olgaToken, { days: 2 });
+    const answer = await api<AssetData>('/api/getAsset', token);
+    expect(answer).toMatchObject({ walletAic: '4000', earnAic: '6006' });
+    expect(shown(answer.claimableAic)).toBeGreaterThan(0n);
+    expect(answer.totalUsd).toBe(formatUnits(mulRate(shown(answer.totalAic), answer.price)));
+
+    for (const language of LANGUAGES) {
+      await page.context().addCookies([{ name: 'aic_earn_lang', value: language.key, url: server.baseUrl }]);
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await page.goto(`${server.baseUrl}/#/wallet`);
+        await page.reload();
+        await wallet.totalAmount.waitFor();
+        expect(await page.evaluate(() => document.documentElement.lang)).toBe(language.html);
+
+        // The three lines, in this language, add up to the total shown: the wallet and product
+        // lines are whole amounts, so the figures truncated to cents add up exactly.
+        const line = (label: string) => text(wallet.totalLine(label, language.region));
+        const [inWallet, inProducts, claimable] = [await line(language.wallet), await line(language.products), await line(language.claimable)];
+        expect(inWallet).toBe('4,000.00 AIC');
+        expect(inProducts).toBe('6,006.00 AIC');
+        expect(shown(claimable)).toBeGreaterThan(0n);
+        expect(shown(await text(wallet.totalAmount))).toBe(shown(inWallet) + shown(inProducts) + shown(claimable));
+        expect(await text(wallet.totalAmount)).toBe(`${formatAmount(answer.totalAic)} AIC`);
+        // In USD at the price in force: the server's total × price, shown the way amounts are.
+        expect(await text(wallet.totalUsd)).toBe(`${language.usd}${formatAmount(answer.totalUsd)}`);
+
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scrollWidth, `${language.key} at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
+        if (viewport.width === 320) await page.screenshot({ path: `${SHOTS}/wallet-total-${language.key}-320.png` });
+      }
+    }
+    expect(errors).toEqual([]);
+    expect(operator.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUnits, mulRate, parseAmount } from '../../contract/money.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { fixedClock } from '../platform/clock.ts';
+import { PARAM, setParam } from '../platform/params.ts';
+import { settleDue } from '../settlement/settle.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { bearer, post, signIn } from '../test/signIn.ts';
+
+/**
+ * Issue 44, "Totals that add up": the wallet's total assets count what is in earn products and
+ * what is claimable as well as the wallet, each as its own figure, and the total in USD.
+ */
+describe.each(DATABASES)('total assets on %s', (kind) => {
+  let t: TestApp;
+  let holder = '';
+  let holderId = 0n;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')), config: { sessionTtlDays: 1000 } });
+    const inviter = (await signIn(t.app, { name: 'Olga' })).token;
+    const hana = await signIn(t.app, { name: 'Hana' });
+    holder = hana.token;
+    holderId = BigInt(hana.userId);
+    const { inviteCode } = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(inviter) })).json().data;
+    expect((await post(t.app, PATHS.bindInviter, holder, { inviteCode })).json().code).toBe(0);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const asset = async () => (await t.app.inject({ url: PATHS.getAsset, headers: bearer(holder) })).json().data;
+  const positions = async () => (await t.app.inject({ url: PATHS.positions, headers: bearer(holder) })).json().data;
+  const units = (text: string): bigint => {
+    const parsed = parseAmount(text);
+    if (!parsed.ok) throw new Error(`not an amount: ${text}`);
+    return parsed.value;
+  };
+  /** The holder's AIC accounts in the books, by kind. */
+  const accounts = async () => {
+    const rows = await t.ctx.db.selectFrom('accounts').select(['kind', 'balance']).where('user_id', '=', holderId).where('asset', '=', 'AIC').execute();
+    const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0n;
+    return { wallet: of('wallet'), earning: of('earning'), rewards: of('rewards'), network_rewards: of('network_rewards') };
+  };
+  const buy = async (product: string, amount: string) =>
+    expect((await post(t.app, PATHS.productBuy, holder, { product, amount })).json().code).toBe(0);
+
+  it('counts what is subscribed in the total, next to the wallet', async () => {
+    expect((await post(t.app, PATHS.transferIn, holder, { asset: 'AIC', amount: '10000' })).json().code).toBe(0);
+    expect((await post(t.app, PATHS.recharge, holder, { asset: 'USDT', amount: '85' })).json().code).toBe(0);
+    await buy('current', '1000');
+    await buy('fixed30', '2000');
+    await buy('reinvest360', '2000');
+    const reinvested = (await post(t.app, PATHS.productBuy, holder, { product: 'reinvest360', amount: '1000' })).json().data;
+    expect((await post(t.app, PATHS.oneRebuy, holder, { orderId: reinvested.id })).json().code).toBe(0);
+    // 4,000 AIC left and 85 USDT worth 100 AIC at 0.85; 6,000 in products; nothing claimable yet.
+    expect(await asset()).toMatchObject({
+      walletAic: '4100',
+      earnAic: '6000',
+      claimableAic: '0',
+      totalAic: '10100',
+      totalUsd: '8585',
+      price: '0.85',
+    });
+  });
+
+  it('moves a matured order from products to claimable, counted once, at the price in force', async () => {
+    // Settled to 2026-12-03: the 30-day order (11-02 to 12-02) has matured with 30 days of 0.3%
+    // (2,000 + 180, claimable now); the current order has run 32 compounding cycles of 0.1%; the
+    // 360-day orders have earned 31 days of the pool's output, one into rewards, one reinvested.
+    t.ctx.clock.set(new Date('2026-12-03T08:00:00Z'));
+    await settleDue(t.ctx);
+    await setParam(t.ctx.db, PARAM.aicPriceUsd, '2026-12-03', '1.2');
+    const data = await asset();
+    const held = await positions();
+    expect(held.claimable.fixed).toBe('2180');
+
+    // The figures add up, in units: total = wallet + products + claimable, USD = total × 1.2.
+    const [wallet, earn, claimable, total] = [units(data.walletAic), units(data.earnAic), units(data.claimableAic), units(data.totalAic)];
+    expect(total).toBe(wallet + earn + claimable);
+    expect(data.totalUsd).toBe(formatUnits(mulRate(total, '1.2')));
+    // 85 USDT at 1.2 is 70.83333333 AIC (truncated); the books agree with each line.
+    const books = await accounts();
+    expect(wallet).toBe(books.wallet + units('70.83333333'));
+    expect(claimable).toBe(books.rewards + books.network_rewards + units(held.claimable.fixed));
+    expect(claimable).toBe(units(held.claimable.rewards) + units(held.claimable.network) + units(held.claimable.fixed));
+    expect(earn + units(held.claimable.fixed)).toBe(books.earning);
+    expect(data).toMatchObject({
+      walletAic: '4070.83333333',
+      earnAic: '255552.5654949',
+      claimableAic: '18356.56584636',
+      totalAic: '277979.96467459',
+      totalUsd: '333575.9576095',
+      price: '1.2',
+    });
+  });
+});
