@@ -12,7 +12,10 @@ export const ERRORS = {
   // Envelope codes the spec names (100-106, 110, 300, 500), given their meaning here.
   /** 100: a parameter fails its schema (wrong type, unknown product, missing field). */
   PARAM: { code: 100, http: 400, message: 'a1' },
-  /** 101: the invitation code to bind is unknown, one's own, or would close a cycle. */
+  /**
+   * 101: what is left of the spec's "invitation code error" once 107-109 say the rest: a code
+   * whose holder sits in one's own downline, so binding it would close a cycle.
+   */
   INVITE_CODE: { code: 101, http: 422, message: 'a2' },
   /** 102: a subscription when nothing is left of today's quota (no purchase can pass today). */
   QUOTA: { code: 102, http: 422, message: 'a3' },
@@ -24,6 +27,12 @@ export const ERRORS = {
   REDEEM_NONE: { code: 105, http: 422, message: 'a6' },
   /** 106: claiming when nothing is claimable. */
   CLAIM_NONE: { code: 106, http: 422, message: 'a20' },
+  /** 107: binding (or looking up) one's own invitation code. */
+  INVITE_OWN: { code: 107, http: 422, message: 'err.inviteOwn' },
+  /** 108: a well-formed invitation code that no holder has. */
+  INVITE_UNKNOWN: { code: 108, http: 422, message: 'err.inviteUnknown' },
+  /** 109: a code no holder could have: not the 8 characters codes are made of (contract/team.ts). */
+  INVITE_MALFORMED: { code: 109, http: 400, message: 'err.inviteMalformed' },
   /** 110: subscribing before an inviter is bound. */
   BIND_FIRST: { code: 110, http: 422, message: 'a21' },
   /**

@@ -30,6 +30,8 @@ export const PATHS = {
   transferIn: '/api/transfer-in',
   transferOut: '/api/transfer-out',
   bindInviter: '/api/user/bind',
+  inviter: '/api/user/inviter',
+  platformInviteCode: '/api/user/platform-invite-code',
   autoRenew: '/api/user/auto-renew',
   dailyIncome: '/api/user/daily-income',
   rateHistory: '/api/rates',

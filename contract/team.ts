@@ -92,3 +92,34 @@ export const UserInfoData = Type.Object({
   earnings: Earnings,
 });
 export type UserInfoData = Static<typeof UserInfoData>;
+
+/**
+ * How invitation codes are made (server/auth/users.ts): 8 characters of an alphabet without
+ * look-alikes (0/O, 1/I/L), so a code read aloud or copied by hand comes out the same.
+ */
+export const INVITE_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const INVITE_CODE_LENGTH = 8;
+const WELL_FORMED = new RegExp(`^[${INVITE_CODE_ALPHABET}]{${INVITE_CODE_LENGTH}}$`);
+
+/** A code as typed, as it is compared: spaces around it dropped, letters in capitals. */
+export const normalizeInviteCode = (raw: string): string => raw.trim().toUpperCase();
+
+/** Whether a normalized code is one the server could have made (else no holder can have it). */
+export const isWellFormedInviteCode = (code: string): boolean => WELL_FORMED.test(code);
+
+/** GET /api/user/inviter: whose invitation code this is, before it is bound for good. */
+export const InviterQuery = Type.Object({ code: Type.String({ maxLength: 40 }) });
+export const InviterData = Type.Object({
+  code: Type.String({ description: 'The code, normalized (capitals, no spaces around)' }),
+  name: Type.String({ description: 'The inviter’s display name' }),
+  maskedUserId: Type.String({ description: 'The inviter’s UID, only its first and last digits shown (1****7)' }),
+});
+export type InviterData = Static<typeof InviterData>;
+
+/** GET /api/user/platform-invite-code: the operator's platform code (DEFAULT_INVITE_CODE) to offer. */
+export const PlatformInviteCodeData = Type.Object({
+  code: Type.Union([Type.String(), Type.Null()], {
+    description: 'DEFAULT_INVITE_CODE when it is set, a holder has it and it is not the caller’s own; else null',
+  }),
+});
+export type PlatformInviteCodeData = Static<typeof PlatformInviteCodeData>;

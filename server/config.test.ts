@@ -24,6 +24,16 @@ describe('configuration checked at start-up', () => {
     ['one of a list', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")'],
     ['user ids', { OPERATOR_USER_IDS: '1,bob' }, 'OPERATOR_USER_IDS must be user ids separated by commas (got "bob")'],
     [
+      'a platform invitation code no holder could have',
+      { DEFAULT_INVITE_CODE: 'abcd' },
+      'DEFAULT_INVITE_CODE must be an invitation code: 8 characters of 23456789ABCDEFGHJKMNPQRSTUVWXYZ (got "abcd")',
+    ],
+    [
+      'a platform invitation code with a look-alike (O for 0)',
+      { DEFAULT_INVITE_CODE: 'OPERATOR' },
+      'DEFAULT_INVITE_CODE must be an invitation code: 8 characters of 23456789ABCDEFGHJKMNPQRSTUVWXYZ (got "OPERATOR")',
+    ],
+    [
       'an issuer without its secret',
       { OIDC_ISSUER: 'https://exchange.example/oidc' },
       'OIDC_ISSUER is set but OIDC_CLIENT_SECRET is not: set the secret the exchange gave this app',
@@ -83,6 +93,12 @@ describe('configuration checked at start-up', () => {
     expect(loadConfig({}).clockAdjustable).toBe(true);
     const real = loadConfig({ ...EXCHANGE, OIDC_CLIENT_SECRET: 's3cret' });
     expect(real.clockAdjustable).toBe(false);
+  });
+
+  it('takes a platform invitation code of the codes\' form, as it is compared (capitals), or none', () => {
+    expect(loadConfig({}).defaultInviteCode).toBeUndefined();
+    // A code no holder has yet is taken: the operator's account may be made after the start.
+    expect(loadConfig({ DEFAULT_INVITE_CODE: ' zzzz2222 ' }).defaultInviteCode).toBe('ZZZZ2222');
   });
 
   it('keeps a laptop, a LAN address and a public demo as easy as before, and a real deployment plain', () => {

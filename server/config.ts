@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { formatUnits, parseAmount } from '../contract/money.ts';
 import { parseTeamRules, type TeamRules, teamRuleProblem } from '../contract/teamRules.ts';
+import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH, isWellFormedInviteCode, normalizeInviteCode } from '../contract/team.ts';
 import { DAILY_RATE_PARAMS, type Product, productOf } from '../contract/products.ts';
 import { isLocalHost, parseTrustProxy } from './platform/network.ts';
 
@@ -54,6 +55,11 @@ export type Config = {
   sessionTtlDays: number;
   /** Users who may operate the platform (review withdrawals, fund pools, settle). */
   operatorUserIds: bigint[];
+  /**
+   * The platform's own invitation code, offered in the bind step to holders who came without a
+   * link; unset: none. Only its form is checked at start: its account may be made later.
+   */
+  defaultInviteCode: string | undefined;
   /** Earn defaults; versioned parameters (params table) override them from their day on. */
   earn: EarnDefaults;
   /** The least withdrawal or transfer out, in whole units of its asset (AIC or USDT), a decimal string. */
@@ -279,6 +285,17 @@ function userIds(env: NodeJS.ProcessEnv, name: string): bigint[] {
   return list(env[name]).map((id) => (/^\d+$/.test(id) ? BigInt(id) : refuse(name, 'user ids separated by commas', id)));
 }
 
+/** An invitation code of the form the server makes them in (normalized); whether a holder has it is asked later. */
+function envInviteCode(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = given(env, name);
+  if (raw === undefined) return undefined;
+  const code = normalizeInviteCode(raw);
+  if (!isWellFormedInviteCode(code)) {
+    refuse(name, `an invitation code: ${INVITE_CODE_LENGTH} characters of ${INVITE_CODE_ALPHABET}`, raw);
+  }
+  return code;
+}
+
 /** `FUNDING_DAILY_LIMIT`: `AIC:amount,USDT:amount`, both assets, each a decimal amount. */
 function fundingLimits(value: string): Record<'AIC' | 'USDT', string> {
   const pairs = Object.fromEntries(value.split(',').map((pair) => pair.trim().split(':') as [string, string | undefined]));
@@ -472,6 +489,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),
     sessionTtlDays: envInt(env, 'SESSION_TTL_DAYS', 30),
     operatorUserIds: userIds(env, 'OPERATOR_USER_IDS'),
+    defaultInviteCode: envInviteCode(env, 'DEFAULT_INVITE_CODE'),
     earn: {
       dailyQuota: envDecimal(env, 'EARN_DAILY_QUOTA', '10000'),
       minimum: envDecimal(env, 'EARN_MINIMUM', '1'),

@@ -86,8 +86,37 @@ export class EarnPage {
     await this.bindStep(name).getByRole('button', { name: 'Bind', exact: true }).click();
   }
 
+  /** The refusal under the bind step's field (empty, one's own, unknown, malformed code). */
+  bindError(name: ProductName) {
+    return this.bindStep(name).getByRole('alert');
+  }
+
+  /** How to get a code when one came without an invitation link. */
+  bindHowTo(name: ProductName) {
+    return this.bindStep(name).getByText(/^No code\?/);
+  }
+
+  /** The platform's code (DEFAULT_INVITE_CODE), offered when the operator set one. */
+  platformCodeButton(name: ProductName) {
+    return this.bindStep(name).getByRole('button', { name: "Or use the platform's code", exact: true });
+  }
+
+  /** The confirmation's inviter: display name and masked UID. */
+  get inviterName() {
+    return this.confirmDialog.getByTestId('inviter-name');
+  }
+
+  get inviterUid() {
+    return this.confirmDialog.getByTestId('inviter-uid');
+  }
+
   get confirmDialog() {
     return this.page.getByRole('dialog', { name: 'Please confirm' });
+  }
+
+  async cancel(): Promise<void> {
+    await this.confirmDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await this.confirmDialog.waitFor({ state: 'hidden' });
   }
 
   async confirm(): Promise<void> {

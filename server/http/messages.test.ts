@@ -158,8 +158,10 @@ describe.each(DATABASES)('spec section 8 messages in ten languages on %s', (kind
     await expectMessage('PARAM', 'a1', (lang) => post('alice', PATHS.productBuy, lang, { product: 'weekly', amount: '5' }));
   });
 
-  it('a2 (101): an unknown invitation code', async () => {
-    await expectMessage('INVITE_CODE', 'a2', (lang) => post('bob', PATHS.bindInviter, lang, { inviteCode: 'ZZZZ2222' }));
+  it('a2 (101): an invitation code whose binding would close a cycle (own, unknown and malformed codes have their own)', async () => {
+    const aliceCode = ((await get(t, PATHS.userInfo, 'en', tokens.alice)).body.data as { inviteCode: string }).inviteCode;
+    // alice is bound to root: root binding alice would close a cycle.
+    await expectMessage('INVITE_CODE', 'a2', (lang) => post('root', PATHS.bindInviter, lang, { inviteCode: aliceCode }));
   });
 
   it('a3 (102): a purchase when nothing is left of today’s quota', async () => {

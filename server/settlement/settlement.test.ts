@@ -67,9 +67,9 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
       ERRORS.INVITE_EMPTY.code,
     );
     expect((await post(t.app, PATHS.bindInviter, tokens.carol as string, { inviteCode: 'ZZZZ2222' })).json().code).toBe(
-      ERRORS.INVITE_CODE.code,
+      ERRORS.INVITE_UNKNOWN.code,
     );
-    expect((await bind('carol', 'carol')).json().code).toBe(ERRORS.INVITE_CODE.code);
+    expect((await bind('carol', 'carol')).json().code).toBe(ERRORS.INVITE_OWN.code);
     expect((await bind('root', 'bob')).json().code).toBe(ERRORS.INVITE_CODE.code); // bob is below root
     expect((await bind('bob', 'carol')).json().code).toBe(ERRORS.INVITE_BOUND.code);
     expect((await bind('carol', 'bob')).json().code).toBe(0);

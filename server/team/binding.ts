@@ -2,13 +2,15 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { notify } from '../notify/notices.ts';
+import { findInviter } from './inviter.ts';
 import { ancestry, lockTree, rewritePaths } from './tree.ts';
 
 /**
- * Binds a superior's invitation code, once: not empty, known, not one's own, and not closing a
- * cycle (the superior may not sit in the user's own downline). Binds run one at a time (the
- * tree lock) and read the tree as committed, walking `inviter_id` rather than trusting stored
- * paths, so no interleaving of concurrent binds can close a cycle or leave a stale path.
+ * Binds a superior's invitation code, once: not empty, well formed, known, not one's own
+ * (findInviter refuses each with its own error), and not closing a cycle (the superior may not
+ * sit in the user's own downline). Binds run one at a time (the tree lock) and read the tree as
+ * committed, walking `inviter_id` rather than trusting stored paths, so no interleaving of
+ * concurrent binds can close a cycle or leave a stale path.
  */
 export async function bindInviter(
   trx: Transaction<Database>,
@@ -16,11 +18,9 @@ export async function bindInviter(
   rawCode: string | undefined,
   at: Date,
 ): Promise<bigint> {
-  const code = rawCode?.trim().toUpperCase() ?? '';
-  if (!code) throw new AppError('INVITE_EMPTY');
+  if (!rawCode?.trim()) throw new AppError('INVITE_EMPTY');
   await lockTree(trx);
-  const inviter = await trx.selectFrom('users').select('id').where('invite_code', '=', code).executeTakeFirst();
-  if (!inviter || inviter.id === userId) throw new AppError('INVITE_CODE', 'unknown or own code');
+  const inviter = await findInviter(trx, userId, rawCode);
   const me = await trx.selectFrom('users').select(['inviter_id', 'name']).where('id', '=', userId).executeTakeFirst();
   if (!me) throw new AppError('UNAUTHORIZED');
   if (me.inviter_id !== null) throw new AppError('INVITE_BOUND');

@@ -5,6 +5,9 @@ import { PATHS } from '../../contract/paths.ts';
 import {
   InviteRecordsData,
   InviteRecordsQuery,
+  InviterData,
+  InviterQuery,
+  PlatformInviteCodeData,
   UserInfoData,
   ZeroLogData,
   ZeroLogQuery,
@@ -17,6 +20,7 @@ import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
+import { findInviter, maskUserId, platformInviteCode } from './inviter.ts';
 import { inviteRecords, userSummary, zeroLog, zeroProfit } from './repository.ts';
 import { teamRulesInForce } from './rules.ts';
 
@@ -43,6 +47,31 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         ...rest,
       });
     },
+  );
+
+  // Before a bind that cannot be undone, the holder sees whose code it is: the display name
+  // and a masked UID, nothing else of the inviter (the GET limit bounds guessing codes).
+  app.get(
+    PATHS.inviter,
+    {
+      schema: {
+        tags,
+        summary: 'Whose invitation code this is (display name, masked UID), or why it cannot be bound',
+        ...secured,
+        querystring: InviterQuery,
+        response: answers(InviterData),
+      },
+    },
+    async (request) => {
+      const inviter = await findInviter(ctx.db, userIdOf(request), request.query.code);
+      return ok({ code: inviter.code, name: inviter.name, maskedUserId: maskUserId(inviter.id) });
+    },
+  );
+
+  app.get(
+    PATHS.platformInviteCode,
+    { schema: { tags, summary: 'The platform’s invitation code (DEFAULT_INVITE_CODE) to offer a holder without one', ...secured, response: answers(PlatformInviteCodeData) } },
+    async (request) => ok({ code: await platformInviteCode(ctx.db, userIdOf(request), ctx.config.defaultInviteCode) }),
   );
 
   app.get(

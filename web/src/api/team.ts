@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
 import type { ClaimData } from '../../../contract/earn.ts';
 import { PATHS } from '../../../contract/paths.ts';
-import type { InviteRecordsData, ZeroLogData, ZeroProfitData } from '../../../contract/team.ts';
+import type { InviterData, InviteRecordsData, PlatformInviteCodeData, ZeroLogData, ZeroProfitData } from '../../../contract/team.ts';
 import { apiGet, apiPost } from './client.ts';
 import { MONEY_QUERIES, queryKeys } from './queries.ts';
 import { useIdempotentAction } from './useIdempotentAction.ts';
@@ -39,4 +39,18 @@ export const useReceiveProfit = () =>
     run: (body, idempotencyKey) => apiPost(PATHS.receiveProfit, body, { idempotencyKey }),
     fingerprint: () => 'receive-profit',
     invalidate: MONEY_QUERIES,
+  });
+
+/**
+ * Whose invitation code this is (display name, masked UID), asked before the bind's confirmation.
+ * No toast: the bind step shows the refusal (own, unknown, malformed) under the field.
+ */
+export const lookUpInviter = (code: string) => apiGet<InviterData>(PATHS.inviter, { code }, { toast: false });
+
+/** The platform's code to offer a holder who came without an invitation link (null: none to offer). */
+export const usePlatformInviteCode = () =>
+  useQuery({
+    queryKey: [...queryKeys.team, 'platformInviteCode'],
+    // Only an offer: if it cannot be read, the step works without it, so no toast.
+    queryFn: () => apiGet<PlatformInviteCodeData>(PATHS.platformInviteCode, undefined, { toast: false }),
   });

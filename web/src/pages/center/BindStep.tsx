@@ -4,25 +4,45 @@ import Input from 'antd-mobile/es/components/input';
 import Toast from 'antd-mobile/es/components/toast';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOAST_MS } from '../../api/client.ts';
+import type { InviterData } from '../../../../contract/team.ts';
+import { ApiError, TOAST_MS } from '../../api/client.ts';
 import { useBind } from '../../api/earn.ts';
+import { lookUpInviter, usePlatformInviteCode } from '../../api/team.ts';
 import { presetInviteCode } from '../../lib/inviteCode.ts';
 
 /**
  * Buying needs a bound inviter (a21): until one is bound, the subscribe form asks for the
- * superior's invitation code (prefilled from an invite link), confirms, and binds it once.
+ * superior's invitation code (prefilled from an invite link), says how to get one (the link,
+ * or the platform's code when the operator set one), shows whose code it is in the
+ * confirmation, and binds it once. A code that cannot be bound (one's own, unknown, not a code
+ * at all) is refused under the field with its own message before any dialog.
  */
 export function BindStep() {
   const { t } = useTranslation();
   const inputId = useId();
   const [code, setCode] = useState(presetInviteCode);
   const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const busy = useRef(false);
   const { send, sending } = useBind();
+  const platformCode = usePlatformInviteCode().data?.code ?? null;
 
-  const submit = async () => {
+  /** The inviter behind `inviteCode`, or null once the refusal is shown under the field. */
+  const inviterOf = async (inviteCode: string): Promise<InviterData | null> => {
+    setChecking(true);
+    try {
+      return await lookUpInviter(inviteCode);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : t('common.operationFailed'));
+      return null;
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const submit = async (typed = code) => {
     if (busy.current) return;
-    const inviteCode = code.trim();
+    const inviteCode = typed.trim();
     if (!inviteCode) {
       setError(t('err.inviteEmpty'));
       return;
@@ -30,18 +50,44 @@ export function BindStep() {
     setError(null);
     busy.current = true;
     try {
+      const inviter = await inviterOf(inviteCode);
+      if (!inviter) return;
+      // Whose code it is comes before "cannot be changed later": the bind is for good.
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t('earn.bind.confirm', { code: inviteCode }),
+        content: (
+          <>
+            <dl className="figures bind-confirm">
+              <div className="figure">
+                <dt className="figure__label">{t('earn.bind.inviter')}</dt>
+                <dd className="figure__value" data-testid="inviter-name">
+                  {inviter.name}
+                </dd>
+              </div>
+              <div className="figure">
+                <dt className="figure__label">{t('earn.bind.uid')}</dt>
+                <dd className="figure__value" data-testid="inviter-uid">
+                  {inviter.maskedUserId}
+                </dd>
+              </div>
+            </dl>
+            <p className="bind-confirm__text">{t('earn.bind.confirm', { code: inviter.code })}</p>
+          </>
+        ),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });
       if (!confirmed) return;
-      if (await send({ inviteCode })) Toast.show({ content: t('common.bindSuccess'), icon: 'success', duration: TOAST_MS });
+      if (await send({ inviteCode: inviter.code })) Toast.show({ content: t('common.bindSuccess'), icon: 'success', duration: TOAST_MS });
     } finally {
       busy.current = false;
     }
+  };
+
+  const takePlatformCode = (platform: string) => {
+    setCode(platform);
+    void submit(platform);
   };
 
   return (
@@ -71,9 +117,25 @@ export function BindStep() {
           {error}
         </p>
       )}
-      <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
+      <Button
+        className="form-submit"
+        block
+        size="large"
+        color="primary"
+        loading={sending || checking}
+        disabled={sending || checking}
+        onClick={() => void submit()}
+      >
         {t('earn.bind.button')}
       </Button>
+      <div className="bind-step__other">
+        <p className="field__note">{t('earn.bind.noCode')}</p>
+        {platformCode && (
+          <Button className="bind-step__platform" block fill="outline" disabled={sending || checking} onClick={() => takePlatformCode(platformCode)}>
+            {t('earn.bind.usePlatform')}
+          </Button>
+        )}
+      </div>
     </div>
   );
 }
