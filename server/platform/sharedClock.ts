@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { Clock } from './clock.ts';
 
@@ -23,6 +23,15 @@ export async function loadClockOffset(db: Db): Promise<number> {
   return (await read(db))?.offset ?? 0;
 }
 
+/** Writes the offset (`first` when no process has yet, else `next`), answering what is stored. */
+async function store(db: Db, first: number, next: RawBuilder<unknown>): Promise<Stored> {
+  const { rows } = await sql<{ offset_ms: string; version: string }>`
+    insert into clock_offset (id, offset_ms) values (1, ${first})
+    on conflict (id) do update set offset_ms = ${next}, version = clock_offset.version + 1, set_at = now()
+    returning offset_ms::text, version::text`.execute(db);
+  return { offset: Number(rows[0]?.offset_ms), version: BigInt(rows[0]?.version ?? 0) };
+}
+
 export async function sharedClock(db: Db, options: { start?: Date; refreshMs?: number } = {}): Promise<SharedClock> {
   // The first process to start with CLOCK_START sets the offset; later ones, and restarts, keep it.
   if (options.start) {
@@ -37,11 +46,11 @@ export async function sharedClock(db: Db, options: { start?: Date; refreshMs?: n
   const learn = (stored: Stored | undefined) => {
     if (stored && stored.version > confirmed.version) confirmed = stored;
   };
-  const write = (change: (db: Db) => Promise<Stored>, delta: number) => {
+  const write = (change: () => Promise<Stored>, delta: number) => {
     pending += delta;
     writes = writes.then(async () => {
       try {
-        learn(await change(db));
+        learn(await change());
       } catch (error) {
         failed = error;
       } finally {
@@ -58,23 +67,11 @@ export async function sharedClock(db: Db, options: { start?: Date; refreshMs?: n
   return {
     now: () => new Date(Date.now() + confirmed.offset + pending),
     advance(ms) {
-      write(async (tx) => {
-        const { rows } = await sql<{ offset_ms: string; version: string }>`
-          insert into clock_offset (id, offset_ms) values (1, ${ms})
-          on conflict (id) do update set offset_ms = clock_offset.offset_ms + ${ms}, version = clock_offset.version + 1, set_at = now()
-          returning offset_ms::text, version::text`.execute(tx);
-        return { offset: Number(rows[0]?.offset_ms), version: BigInt(rows[0]?.version ?? 0) };
-      }, ms);
+      write(() => store(db, ms, sql`clock_offset.offset_ms + ${ms}`), ms);
     },
     set(date) {
       const target = date.getTime() - Date.now();
-      write(async (tx) => {
-        const { rows } = await sql<{ offset_ms: string; version: string }>`
-          insert into clock_offset (id, offset_ms) values (1, ${target})
-          on conflict (id) do update set offset_ms = ${target}, version = clock_offset.version + 1, set_at = now()
-          returning offset_ms::text, version::text`.execute(tx);
-        return { offset: Number(rows[0]?.offset_ms), version: BigInt(rows[0]?.version ?? 0) };
-      }, target - confirmed.offset - pending);
+      write(() => store(db, target, sql`${target}`), target - confirmed.offset - pending);
     },
     async flush() {
       await writes;
