@@ -60,9 +60,17 @@ export const ParamBody = Type.Object({
   effectiveDay: Type.String({ format: 'date' }),
 });
 export type ParamBody = { name: string; value: string; effectiveDay: string };
-export const ParamsData = Type.Object({
-  items: Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() })),
+const ParamItems = Type.Array(Type.Object({ name: Type.String(), value: Type.String(), effectiveDay: Type.String() }));
+export const ParamsData = Type.Object({ items: ParamItems });
+/**
+ * GET /api/operator/params: every stored version, and each parameter's configured default (what
+ * is in force on a day before its first stored version), so the console can say the value in force.
+ */
+export const ParamListData = Type.Object({
+  items: ParamItems,
+  defaults: Type.Record(Type.String(), Type.String(), { description: "Each parameter's configured default, by name" }),
 });
+export type ParamListData = Static<typeof ParamListData>;
 
 const TreeCheckData = Type.Object({
   ok: Type.Boolean(),

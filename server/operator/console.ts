@@ -1,10 +1,12 @@
 import { sql, type Transaction } from 'kysely';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import type { ParamBody } from '../../contract/operator.ts';
-import { teamRuleKey, teamRuleProblem } from '../../contract/teamRules.ts';
+import { DAILY_RATE_PARAMS } from '../../contract/products.ts';
+import { TEAM_RULE_NAMES, type TeamRules, teamRuleKey, teamRuleProblem, teamRuleTexts } from '../../contract/teamRules.ts';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
-import { earnParams, productRates } from '../earn/params.ts';
+import { EARN_PARAM_NAMES, earnParams, productRates } from '../earn/params.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { proofLedgerChecks } from '../proof/repository.ts';
@@ -13,6 +15,19 @@ import { PARAM, type ParamName, setParam } from '../platform/params.ts';
 import { runChecks } from '../settlement/checks.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 import { noticesFrom } from '../notify/notices.ts';
+
+/**
+ * Each parameter's configured default by name: the value in force on any day before the
+ * parameter's first stored version (the price, the earn terms and rates, the team rules).
+ */
+export function paramDefaults(config: Config): Record<string, string> {
+  const defaults: Record<string, string> = { [PARAM.aicPriceUsd]: config.aicPriceUsd };
+  for (const { product, name } of DAILY_RATE_PARAMS) defaults[name] = config.earn.dailyRates[product] ?? '0';
+  for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [keyof typeof EARN_PARAM_NAMES, string][]) defaults[name] = config.earn[key];
+  const team = teamRuleTexts(config.team);
+  for (const [key, name] of Object.entries(TEAM_RULE_NAMES) as [keyof TeamRules, string][]) defaults[name] = team[key];
+  return defaults;
+}
 
 /**
  * Schedules a parameter from a day on. Never for a day already settled (past payouts keep the

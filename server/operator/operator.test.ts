@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { PARAM_NAMES } from '../../contract/operator.ts';
 import { fixedClock } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, operatorAndHolder, post } from '../test/signIn.ts';
@@ -85,6 +86,10 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
     const listed = (await t.app.inject({ url: PATHS.operatorParams, headers: bearer(operator) })).json().data.items;
     expect(listed).toContainEqual({ name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-11-11' });
     expect(listed.filter((p: { name: string }) => p.name === 'earn.fixed30.daily_rate')).toHaveLength(1);
+    // Each parameter's configured default comes along: the value in force before its first version.
+    const { defaults } = (await t.app.inject({ url: PATHS.operatorParams, headers: bearer(operator) })).json().data;
+    expect(Object.keys(defaults).sort()).toEqual([...PARAM_NAMES].sort());
+    expect(defaults).toMatchObject({ 'price.aic_usd': '0.85', 'earn.minimum': '1', 'team.lockup_days': '10' });
   });
 
   it('reports the ledger check green, with payout coverage', async () => {

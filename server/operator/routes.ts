@@ -4,6 +4,7 @@ import {
   ClockAdvanceBody,
   LedgerCheckData,
   ParamBody,
+  ParamListData,
   ParamsData,
   SettleBody,
   SettleData,
@@ -19,7 +20,7 @@ import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { assertDayEnded, settleDay, settleDue } from '../settlement/settle.ts';
 import { unbindFromCycle } from '../team/binding.ts';
 import { audit, auditLog } from './audit.ts';
-import { ledgerReport, scheduleParam } from './console.ts';
+import { ledgerReport, paramDefaults, scheduleParam } from './console.ts';
 import { operatorIdOf } from './guard.ts';
 
 const secured = { security: [{ bearer: [] }] };
@@ -71,11 +72,14 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
 
   app.get(
     PATHS.operatorParams,
-    { schema: { tags, summary: 'Every scheduled parameter version', ...secured, response: answers(ParamsData) } },
+    { schema: { tags, summary: "Every scheduled parameter version, and each parameter's configured default", ...secured, response: answers(ParamListData) } },
     async (request) => {
       operatorIdOf(ctx, request);
       const rows = await ctx.db.selectFrom('params').select(['name', 'value', 'effective_day']).orderBy('name').orderBy('effective_day', 'desc').execute();
-      return ok({ items: rows.map((r) => ({ name: r.name, value: r.value, effectiveDay: String(r.effective_day) })) });
+      return ok({
+        items: rows.map((r) => ({ name: r.name, value: r.value, effectiveDay: String(r.effective_day) })),
+        defaults: paramDefaults(ctx.config),
+      });
     },
   );
 
