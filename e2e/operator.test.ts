@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { paramLabelKey } from '../contract/labels.ts';
+import { PARAM_NAMES } from '../contract/operator.ts';
 import { HomePage } from './pages/HomePage.ts';
 import { OperatorPage } from './pages/OperatorPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
@@ -8,6 +11,11 @@ import { signInThroughExchange, storedCookie } from './support/flows.ts';
 import { failLedgerCheck, recordOperatorCalls, screenshotTabs } from './support/operator.ts';
 import { journey } from './support/journey.ts';
 import type { RunningServer } from './support/server.ts';
+
+/** The English label of a parameter's row, from the locale file. */
+const EN = JSON.parse(readFileSync(new URL('../web/src/i18n/locales/en.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+const englishLabel = (name: string): string =>
+  (paramLabelKey(name) ?? name).split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], EN) as string;
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
 
@@ -198,5 +206,49 @@ describe('operator console at 390x844', () => {
 
     expect(olga.errors).toEqual([]);
     expect(hana.errors).toEqual([]);
+  });
+
+  it('the parameters tab shows the value in force of every row, and each field its own placeholder', async () => {
+    // Olga (user 1, from the journey above) signs in again on another phone.
+    const olga = await phonePage(browser, 'en-US');
+    await signInThroughExchange(olga.page, server.baseUrl, { pick: 'Olga' });
+    const desk = new OperatorPage(olga.page, server.baseUrl);
+    await desk.goto();
+    await desk.openTab('Parameters');
+    await expect.poll(() => desk.paramsList.getByRole('listitem').count()).toBe(PARAM_NAMES.length);
+
+    // Every row has a value in force and says from when: no row is only "Configuration default".
+    for (const name of PARAM_NAMES) {
+      const label = englishLabel(name);
+      expect(await text(desk.paramValue(label)), label).not.toBe('');
+      expect(await text(desk.paramSince(label)), label).toMatch(/^(Configuration default|first version, from the configuration|since \d{4}-\d{2}-\d{2})$/);
+    }
+    // Never stored: the configured default, with its value.
+    expect(await text(desk.paramValue('AIC price (USD)'))).toBe('0.85');
+    expect(await text(desk.paramSince('AIC price (USD)'))).toBe('Configuration default');
+    expect(await text(desk.paramValue('Current: daily rate'))).toBe('0.001');
+    expect(await text(desk.paramValue('30 days: daily rate'))).toBe('0.003');
+    // Seeded at start-up: the team rules' first version.
+    expect(await text(desk.paramValue('Team: lock-up (days)'))).toBe('10');
+    expect(await text(desk.paramSince('Team: lock-up (days)'))).toBe('first version, from the configuration');
+    // The minimum scheduled above is not in force yet: today's value stays, the change is listed.
+    expect(await text(desk.paramValue('Minimum subscription (AIC)'))).toBe('1');
+    expect(await text(desk.param('Minimum subscription (AIC)'))).toMatch(/1 from \d{4}-\d{2}-\d{2}/);
+
+    // The New value field shows the picked parameter's own value in force, not one number for all.
+    const price = await desk.paramPlaceholder('AIC price (USD)');
+    const rate = await desk.paramPlaceholder('30 days: daily rate');
+    expect(price).toBe('0.85');
+    expect(rate).toBe('0.003');
+    expect(await desk.paramPlaceholder('360 days: launch day')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await desk.paramPlaceholder('AIC price (USD)');
+    await olga.page.screenshot({ path: '/tmp/operator-params-in-force.png', fullPage: true });
+    await desk.paramForm.scrollIntoViewIfNeeded();
+    await olga.page.screenshot({ path: '/tmp/operator-params-placeholder-price.png' });
+    await desk.paramPlaceholder('30 days: daily rate');
+    await olga.page.screenshot({ path: '/tmp/operator-params-placeholder-rate.png' });
+    await desk.param('AIC price (USD)').scrollIntoViewIfNeeded();
+    await olga.page.screenshot({ path: '/tmp/operator-params-top.png' });
+    expect(olga.errors).toEqual([]);
   });
 });

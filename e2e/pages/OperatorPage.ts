@@ -136,6 +136,22 @@ export class OperatorPage {
     return this.paramsList.getByRole('listitem', { name: label, exact: true });
   }
 
+  /** A parameter's value in force today, on the right of its row. */
+  paramValue(label: string) {
+    return this.param(label).getByTestId('param-in-force');
+  }
+
+  /** From when that value is in force (a day, the first version, or the configured default). */
+  paramSince(label: string) {
+    return this.param(label).getByTestId('param-since');
+  }
+
+  /** The New value field's placeholder once a parameter is picked. */
+  async paramPlaceholder(label: string): Promise<string> {
+    await this.paramForm.getByRole('combobox', { name: 'Parameter' }).selectOption({ label });
+    return (await this.paramForm.getByRole('textbox', { name: 'New value' }).getAttribute('placeholder')) ?? '';
+  }
+
   get paramForm() {
     return this.page.getByRole('region', { name: 'Schedule a change' });
   }

@@ -6,6 +6,7 @@ import type {
   FundBody,
   LedgerCheckData,
   ParamBody,
+  ParamListData,
   ParamsData,
   SettleBody,
   SettleData,
@@ -58,8 +59,9 @@ export const useReconciliation = () =>
     queryFn: () => apiGet<ReconciliationData>(PATHS.operatorReconciliation),
   });
 
+/** Every stored parameter version, and each parameter's configured default (in force before its first). */
 export const useParamVersions = () =>
-  useQuery({ queryKey: operatorKeys.params, queryFn: () => apiGet<Static<typeof ParamsData>>(PATHS.operatorParams) });
+  useQuery({ queryKey: operatorKeys.params, queryFn: () => apiGet<ParamListData>(PATHS.operatorParams) });
 
 /** Fundings of the treasury or the pool: those under review first (oldest first), then the latest others. */
 export const useFundings = () =>

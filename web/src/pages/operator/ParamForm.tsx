@@ -4,12 +4,12 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { TOAST_MS } from '../../api/client.ts';
-import { useScheduleParam } from '../../api/operator.ts';
+import { useParamVersions, useScheduleParam } from '../../api/operator.ts';
 import { useRateHistory } from '../../api/rates.ts';
 import { DateField } from '../../components/DateField.tsx';
 import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
-import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder } from './params.ts';
+import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder, paramStates } from './params.ts';
 
 /** How far ahead a change may be scheduled from the picker. */
 const HORIZON_DAYS = 730;
@@ -31,6 +31,9 @@ export function ParamForm({ today }: { today: string }) {
   // A day picked before the earliest allowed (the server's today moved on) becomes the earliest.
   const day = picked && picked >= earliest ? picked : earliest;
   const label = (n: string) => t(paramLabelKey(n) ?? n);
+  // The empty field shows the parameter's own value in force (the list's query, shared).
+  const versions = useParamVersions().data;
+  const inForce = versions ? paramStates(versions.items, today, versions.defaults).find((p) => p.name === name)?.inForce : null;
 
   const submit = async () => {
     if (busy.current) return;
@@ -85,7 +88,7 @@ export function ParamForm({ today }: { today: string }) {
           className="amount-field__input"
           inputMode={isDayParam(name) || name.startsWith('team.') ? 'text' : 'decimal'}
           autoComplete="off"
-          placeholder={paramPlaceholder(name)}
+          placeholder={paramPlaceholder(name, inForce)}
           value={value}
           onChange={(v) => {
             setValue(v);

@@ -11,17 +11,17 @@ export function ParamsList({ today }: { today: string }) {
   const query = useParamVersions();
   return (
     <QueryCard title={t('operator.params.title')} query={query}>
-      {({ items }) => (
+      {({ items, defaults }) => (
         <ul className="op-params" aria-label={t('operator.params.title')}>
-          {paramStates(items, today).map(({ name, current, scheduled }) => {
+          {paramStates(items, today, defaults).map(({ name, current, inForce, scheduled }) => {
             const labelKey = paramLabelKey(name);
             return (
               <li key={name} className="op-param" aria-label={labelKey ? t(labelKey) : name}>
                 <div className="op-param__head">
                   <span className="op-param__label">{labelKey ? t(labelKey) : name}</span>
-                  {current ? (
-                    <span className="op-param__value">
-                      <ListValue value={current.value} />
+                  {inForce !== null ? (
+                    <span className="op-param__value" data-testid="param-in-force">
+                      <ListValue value={inForce} />
                     </span>
                   ) : (
                     <span className="op-param__default">{t('operator.params.default')}</span>
@@ -29,13 +29,13 @@ export function ParamsList({ today }: { today: string }) {
                 </div>
                 <div className="op-param__meta">
                   <code className="op-param__name">{name}</code>
-                  {current && (
-                    <span>
-                      {current.effectiveDay === FIRST_VERSION_DAY
+                  <span data-testid="param-since">
+                    {!current
+                      ? t('operator.params.default')
+                      : current.effectiveDay === FIRST_VERSION_DAY
                         ? t('operator.params.firstVersion')
                         : t('operator.params.since', { day: current.effectiveDay })}
-                    </span>
-                  )}
+                  </span>
                 </div>
                 {scheduled.map((version) => (
                   <p key={version.effectiveDay} className="op-param__scheduled">

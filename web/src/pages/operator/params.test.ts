@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkParamValue, PARAM_NAMES, paramStates } from './params.ts';
+import { checkParamValue, PARAM_NAMES, paramPlaceholder, paramStates } from './params.ts';
 
 describe('operator parameters', () => {
   it('checks values before sending', () => {
@@ -31,5 +31,23 @@ describe('operator parameters', () => {
     expect(price?.scheduled.map((v) => v.value)).toEqual(['0.9', '0.95']);
     expect(rest).toHaveLength(PARAM_NAMES.length - 1);
     expect(rest.every((p) => p.current === null && p.scheduled.length === 0)).toBe(true);
+  });
+
+  it('says the value in force: the version of today, else the configured default', () => {
+    const items = [{ name: 'price.aic_usd', value: '0.9', effectiveDay: '2026-11-12' }];
+    const defaults = { 'price.aic_usd': '0.85', 'earn.current.daily_rate': '0.002' };
+    const states = paramStates(items, '2026-11-10', defaults);
+    expect(states.find((p) => p.name === 'price.aic_usd')).toMatchObject({ current: null, inForce: '0.85' });
+    expect(states.find((p) => p.name === 'earn.current.daily_rate')?.inForce).toBe('0.002');
+    expect(states.find((p) => p.name === 'earn.minimum')?.inForce).toBeNull();
+    expect(paramStates(items, '2026-11-12', defaults)[0]).toMatchObject({ inForce: '0.9', current: { effectiveDay: '2026-11-12' } });
+  });
+
+  it('fills the empty field with the value in force, else an example of its own kind', () => {
+    expect(paramPlaceholder('price.aic_usd', '0.91')).toBe('0.91');
+    const examples = PARAM_NAMES.map((name) => paramPlaceholder(name));
+    expect(paramPlaceholder('price.aic_usd')).not.toBe(paramPlaceholder('earn.current.daily_rate'));
+    expect(paramPlaceholder('earn.360.launch_day')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(examples.every((example, i) => checkParamValue(PARAM_NAMES[i] as string, example) === null)).toBe(true);
   });
 });

@@ -10,10 +10,14 @@ export { PARAM_NAMES };
 /** The launch day is a date; every other parameter is a plain non-negative decimal. */
 export const isDayParam = (name: ParamName): boolean => name === 'earn.360.launch_day';
 
-/** An example of the value's form, shown in the empty field. */
-export function paramPlaceholder(name: ParamName): string {
+/**
+ * What the empty New value field shows: the parameter's own value in force, or (before it is
+ * known) an example of its own kind: a price for the price, a daily rate for a rate, a day for a day.
+ */
+export function paramPlaceholder(name: ParamName, inForce?: string | null): string {
+  if (inForce) return inForce;
   if (isDayParam(name)) return '2026-11-01';
-  return TEAM_RULE_EXAMPLES[teamRuleKey(name) ?? 'none'] ?? '0.001';
+  return TEAM_RULE_EXAMPLES[teamRuleKey(name) ?? 'none'] ?? EARN_EXAMPLES[name] ?? (name.endsWith('.daily_rate') ? '0.002' : '1');
 }
 
 const TEAM_RULE_EXAMPLES: Record<string, string> = {
@@ -22,6 +26,16 @@ const TEAM_RULE_EXAMPLES: Record<string, string> = {
   effectiveMinimum: '10',
   unlockTiers: '10000:0.5,5000:0.3',
   lockupDays: '10',
+};
+
+const EARN_EXAMPLES: Record<string, string> = {
+  'price.aic_usd': '0.85',
+  'earn.daily_quota': '10000',
+  'earn.minimum': '1',
+  'earn.360.multiplier': '5',
+  'earn.360.coefficient_base': '1.02',
+  'earn.360.coefficient_max_days': '360',
+  'earn.360.pool_output_rate': '0.01',
 };
 
 /** What the server would refuse, checked first: the message key, or null when the value is fine. */
@@ -34,13 +48,21 @@ export function checkParamValue(name: ParamName, value: string): string | null {
   return /^\d+(\.\d+)?$/.test(text) && text.length <= 40 ? null : 'operator.params.valueInvalid';
 }
 
-export type ParamState = { name: string; current: ParamVersion | null; scheduled: ParamVersion[] };
+export type ParamState = {
+  name: string;
+  /** The stored version in force today; null while the configured default applies. */
+  current: ParamVersion | null;
+  /** The value in force today: the current version's, else the configured default (null if unknown). */
+  inForce: string | null;
+  scheduled: ParamVersion[];
+};
 
 /**
- * For every parameter: the version in force today (the latest from today or before) and the
- * versions scheduled after today, soonest first. Known names first in their order, then others.
+ * For every parameter: the version in force today (the latest from today or before), the value
+ * in force (that version's or the configured default) and the versions scheduled after today,
+ * soonest first. Known names first in their order, then others.
  */
-export function paramStates(items: readonly ParamVersion[], today: string): ParamState[] {
+export function paramStates(items: readonly ParamVersion[], today: string, defaults: Readonly<Record<string, string>> = {}): ParamState[] {
   const names = [...PARAM_NAMES, ...new Set(items.map((i) => i.name).filter((n) => !PARAM_NAMES.includes(n)))];
   return names.map((name) => {
     const versions = items.filter((i) => i.name === name);
@@ -48,6 +70,7 @@ export function paramStates(items: readonly ParamVersion[], today: string): Para
       .filter((v) => v.effectiveDay <= today)
       .reduce<ParamVersion | null>((best, v) => (!best || v.effectiveDay > best.effectiveDay ? v : best), null);
     const scheduled = versions.filter((v) => v.effectiveDay > today).sort((a, b) => a.effectiveDay.localeCompare(b.effectiveDay));
-    return { name, current, scheduled };
+    const inForce = current?.value ?? (Object.hasOwn(defaults, name) ? (defaults[name] ?? null) : null);
+    return { name, current, inForce, scheduled };
   });
 }
