@@ -24,6 +24,21 @@ describe('proof of liabilities at 390x844', () => {
 
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
+  it('on a fresh platform, before the first settled day: says when the first proof comes, offers nothing to download or verify', async () => {
+    // Nobody signs in here (the next journey's operator must be user 1): a visitor opens the page.
+    const { page, errors } = await phonePage(browser, 'en-US');
+    const proof = new ProofPage(page, server.baseUrl);
+    await proof.goto();
+    await proof.empty.waitFor();
+    expect(await text(proof.empty)).toBe('No proof has been published yet: the first comes after the first settled day.');
+    expect(await text(proof.mine)).toContain('once the first proof is published, after the first settled day');
+    expect(await proof.mineButtons.count()).toBe(0);
+    expect(await proof.fileCheck.count()).toBe(0);
+    expect(await proof.day.count()).toBe(0);
+    await page.screenshot({ path: '/tmp/proof-empty.png', fullPage: true });
+    expect(errors).toEqual([]);
+  });
+
   it('a holder verifies their proof after the day settles; a tampered proof file shows red with what failed', async () => {
     // The operator (user 1) holds 250 AIC on the platform too, so the holder's leaf has a sibling.
     const operator = await phonePage(browser, 'en-US');
@@ -40,6 +55,15 @@ describe('proof of liabilities at 390x844', () => {
     await api('/api/user/bind', holderToken, { inviteCode });
     await api('/api/product/buy', holderToken, { product: 'fixed30', amount: '100' });
 
+    // Signed in, before any day has settled: still no proof, and no buttons for one.
+    const proof = new ProofPage(page, server.baseUrl);
+    await proof.goto();
+    await proof.empty.waitFor();
+    expect(await text(proof.mine)).toContain('once the first proof is published');
+    expect(await proof.mineButtons.count()).toBe(0);
+    expect(await proof.fileCheck.count()).toBe(0);
+    await page.screenshot({ path: '/tmp/proof-empty-signed-in.png', fullPage: true });
+
     // The operator moves the clock a day on: yesterday settles and its trees are built.
     const { reports } = await api<{ reports: { day: string; status: string }[] }>('/api/operator/clock/advance', operatorToken, { days: 1 });
     const day = reports.at(-1)?.day as string;
@@ -49,7 +73,6 @@ describe('proof of liabilities at 390x844', () => {
     expect(aic).toMatchObject({ total: '1250', holders: 2 });
 
     // Home shows the published root in one line; My leads to the proof screen.
-    const proof = new ProofPage(page, server.baseUrl);
     // The next day she opens the app again.
     await new HomePage(page, server.baseUrl).goto();
     await page.reload();
@@ -60,6 +83,11 @@ describe('proof of liabilities at 390x844', () => {
     await proof.heading.waitFor();
     expect(await text(proof.day)).toBe(day);
     expect(await text(proof.root('AIC'))).toBe(aic?.root);
+    // Now a proof exists: the empty state is gone, both buttons and the file check are offered.
+    expect(await proof.empty.count()).toBe(0);
+    expect(await proof.mineButtons.allTextContents()).toEqual(['Download my proof', 'Verify my proof']);
+    await proof.fileCheck.waitFor();
+    await page.screenshot({ path: '/tmp/proof-published.png', fullPage: true });
 
     // Verify: computed in the browser against the root fetched on its own.
     await proof.verifyMine();

@@ -38,6 +38,16 @@ export class ProofPage {
     return this.published.getByTestId(`root-${asset}`);
   }
 
+  /** Before the first settled day: the published card says when the first proof comes. */
+  get empty() {
+    return this.published.getByTestId('proof-empty');
+  }
+
+  /** The buttons that fetch the holder's own proof (none before a proof exists). */
+  get mineButtons() {
+    return this.mine.getByRole('button', { name: /^(Download|Verify) my proof$/ });
+  }
+
   get mine() {
     return this.page.getByRole('region', { name: 'My proof', exact: true });
   }

@@ -56,17 +56,21 @@ function RootFigures({ root }: { root: PublishedRoot }) {
 }
 
 /** The published roots of the latest day: what every proof is checked against. */
-function PublishedCard() {
+function PublishedCard({ published }: { published: ReturnType<typeof usePublishedRoot> }) {
   const { t } = useTranslation();
-  const { data, isPending, isError } = usePublishedRoot();
+  const { data, isPending, isError } = published;
   return (
     <section className="card" aria-label={t('proof.published')}>
       <h2 className="card__title">{t('proof.published')}</h2>
       <p className="card__text proof-intro">{t('proof.intro')}</p>
       {isPending ? (
         <Skeleton.Paragraph lineCount={4} animated />
-      ) : isError || !data?.day ? (
-        <p className="card__text">{t(isError ? 'proof.loadFailed' : 'proof.none')}</p>
+      ) : isError ? (
+        <p className="card__text">{t('proof.loadFailed')}</p>
+      ) : !data?.day ? (
+        <p className="proof-empty" data-testid="proof-empty">
+          {t('proof.none')}
+        </p>
       ) : (
         <>
           <dl className="figures">
@@ -160,19 +164,27 @@ function FileCard() {
 export function ProofPage() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
+  const published = usePublishedRoot();
+  // Before the first settled day there is no proof to download, verify or check a file against.
+  const noneYet = published.isSuccess && !published.data.day;
   return (
     <main className="page page--proof">
       <PageHeader title={t('proof.title')} />
-      <PublishedCard />
-      {signedIn ? (
-        <MyProofCard />
-      ) : (
+      <PublishedCard published={published} />
+      {published.isPending ? (
         <section className="card" aria-label={t('proof.mine')}>
           <h2 className="card__title">{t('proof.mine')}</h2>
-          <p className="card__text">{t('proof.signInFirst')}</p>
+          <Skeleton.Paragraph lineCount={3} animated />
         </section>
+      ) : noneYet || !signedIn ? (
+        <section className="card" aria-label={t('proof.mine')}>
+          <h2 className="card__title">{t('proof.mine')}</h2>
+          <p className="card__text">{t(noneYet ? 'proof.mineLater' : 'proof.signInFirst')}</p>
+        </section>
+      ) : (
+        <MyProofCard />
       )}
-      <FileCard />
+      {!noneYet && <FileCard />}
     </main>
   );
 }
