@@ -45,7 +45,7 @@ describe('dual-currency centre, platform figures and the recruitment activity at
     await earn.openTab('30 days');
     await earn.submit('30 days', '6000');
     await earn.confirm();
-    await page.getByText('Payment successful').waitFor();
+    await page.getByText('Subscription successful').waitFor();
 
     // The holdings in AIC alone, then in AIC and USDT side by side at 0.85.
     const dual = new DualView(page);

@@ -91,7 +91,7 @@ describe('earn products at 390x844', () => {
     await page.getByText('Network connection failure').waitFor();
     await earn.submit('Current');
     await earn.confirm();
-    await page.getByText('Payment successful').waitFor();
+    await page.getByText('Subscription successful').waitFor();
     await page.unroute('**/api/product/buy');
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);

@@ -68,7 +68,7 @@ describe('fresh figures after moving money, at 390x844', () => {
     await earn.submit('Current');
     expect(await text(earn.confirmDialog)).toContain('Subscribe 500 AIC to Current?');
     await earn.confirm();
-    await page.getByText('Payment successful').waitFor();
+    await page.getByText('Subscription successful').waitFor();
     await expect.poll(available).toBe('Available: 200.00 AIC');
 
     // 1,000 is refused again; then Hana recharges from another device, which this screen cannot
@@ -82,7 +82,7 @@ describe('fresh figures after moving money, at 390x844', () => {
     expect(await text(earn.confirmDialog)).toContain('Subscribe 1000 AIC to Current?');
     await earn.formError('Current').waitFor({ state: 'detached' });
     await earn.confirm();
-    await page.getByText('Payment successful').waitFor();
+    await page.getByText('Subscription successful').waitFor();
     await expect.poll(available).toBe('Available: 700.00 AIC');
 
     // No reload anywhere on the way: the centre was the kept one, refreshed through its queries.

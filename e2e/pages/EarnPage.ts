@@ -132,8 +132,13 @@ export class EarnPage {
     return this.page.getByTestId('rewards');
   }
 
+  /** The claimable reward's Claim (disabled while nothing is claimable). */
+  get claimButton() {
+    return this.rewards.getByRole('button', { name: 'Claim', exact: true });
+  }
+
   async claim(): Promise<void> {
-    await this.rewards.getByRole('button', { name: 'Claim', exact: true }).click();
+    await this.claimButton.click();
   }
 
   get incomeChart() {

@@ -106,8 +106,18 @@ export class MyPage {
     return this.network.getByRole('progressbar', { name: 'Held in active orders' });
   }
 
+  /** Network income's Claim (disabled while nothing is claimable). */
+  get networkClaimButton() {
+    return this.network.getByRole('button', { name: 'Claim', exact: true });
+  }
+
   async claimNetwork(): Promise<void> {
-    await this.network.getByRole('button', { name: 'Claim', exact: true }).click();
+    await this.networkClaimButton.click();
+  }
+
+  /** The claimable reward's Claim under My earnings (disabled while nothing is claimable). */
+  get rewardsClaimButton() {
+    return this.page.getByRole('region', { name: 'Claimable reward' }).getByRole('button', { name: 'Claim', exact: true });
   }
 
   get confirmDialog() {

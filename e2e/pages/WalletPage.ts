@@ -67,6 +67,17 @@ export class WalletPage {
     return form;
   }
 
+  /** The one-line description under a move form's title (what that move is for). */
+  moveHint(name: string) {
+    return this.form(name).getByTestId('move-hint');
+  }
+
+  /** Closes a move form with its Cancel, sending nothing. */
+  async closeMove(name: string): Promise<void> {
+    await this.form(name).getByRole('button', { name: 'Cancel', exact: true }).click();
+    await this.form(name).waitFor({ state: 'hidden' });
+  }
+
   amountInput(name: string) {
     return this.form(name).getByRole('textbox', { name: 'Quantity' });
   }

@@ -23,13 +23,34 @@ const antdEnglish = () => import('antd-mobile/es/locales/en-US');
 let antdLocaleKey: LanguageKey | undefined;
 let antdLocaleSet: Promise<void> | undefined;
 
+type AntdLocale = { common: Record<string, string>; PullToRefresh: Record<string, string> };
+type OwnTexts = { common?: { loading?: string }; pullToRefresh?: Record<string, string> };
+
+/**
+ * Pull to refresh speaks the language's own messages (antd-mobile has no Hindi, whose screens
+ * would otherwise say it in English), with its "Loading" while it refreshes. Malaysian has no
+ * messages of its own and keeps antd-mobile's.
+ */
+async function withOwnTexts(key: LanguageKey, locale: AntdLocale): Promise<AntdLocale> {
+  const language = languageOf(key);
+  const loader = language.messages === language.key ? messageLoaders[`./locales/${language.messages}.json`] : undefined;
+  if (!loader) return locale;
+  const own = (await loader()).default as OwnTexts;
+  return {
+    ...locale,
+    common: { ...locale.common, ...(own.common?.loading ? { loading: own.common.loading } : {}) },
+    PullToRefresh: { ...locale.PullToRefresh, ...own.pullToRefresh },
+  };
+}
+
 function loadAntdLocale(key: LanguageKey): Promise<void> {
   return Promise.all([
     (antdLocales[key] ?? antdEnglish)(),
     import('antd-mobile/es/components/config-provider'),
-  ]).then(([locale, { setDefaultConfig }]) => {
+  ]).then(async ([locale, { setDefaultConfig }]) => {
+    const texts = await withOwnTexts(key, locale.default as AntdLocale);
     // A language chosen while this one loaded sets its own texts.
-    if (key === antdLocaleKey) setDefaultConfig({ locale: locale.default as never });
+    if (key === antdLocaleKey) setDefaultConfig({ locale: texts as never });
   });
 }
 

@@ -10,7 +10,7 @@ import { unitsOf } from '../../lib/amount.ts';
 
 /**
  * The claimable reward (360-day static earnings) and its Claim action: on the centre from the
- * product info, on My from the user's earnings.
+ * product info, on My from the user's earnings. Claim is disabled while nothing is claimable.
  */
 export function RewardsCard({ rewards }: { rewards: string }) {
   const { t } = useTranslation();
@@ -19,11 +19,8 @@ export function RewardsCard({ rewards }: { rewards: string }) {
   const claimable = unitsOf(rewards) ?? 0n;
 
   const claim = async () => {
-    if (busy.current) return;
-    if (claimable <= 0n) {
-      Toast.show({ content: t('a20'), icon: 'fail', duration: TOAST_MS });
-      return;
-    }
+    // The button is disabled at zero: nothing to claim is not a refusal to show.
+    if (busy.current || claimable <= 0n) return;
     busy.current = true;
     try {
       const confirmed = await Dialog.confirm({
@@ -55,7 +52,13 @@ export function RewardsCard({ rewards }: { rewards: string }) {
         </p>
         <p className="field__note">{t('earn.rewards.hint')}</p>
       </div>
-      <Button color="primary" size="middle" loading={sending} disabled={sending} onClick={() => void claim()}>
+      <Button
+        color="primary"
+        size="middle"
+        loading={sending}
+        disabled={sending || claimable <= 0n}
+        onClick={() => void claim()}
+      >
         {t('earn.rewards.claim')}
       </Button>
     </section>

@@ -75,7 +75,7 @@ export function SubscribeForm({
       });
       if (!confirmed) return;
       if (!(await send(renewable ? { product, amount: check.amount, autoRenew } : { product, amount: check.amount }))) return;
-      Toast.show({ content: t('common.paymentSuccess'), icon: 'success', duration: TOAST_MS });
+      Toast.show({ content: t('earn.subscribed'), icon: 'success', duration: TOAST_MS });
       onInput('');
     } finally {
       busy.current = false;

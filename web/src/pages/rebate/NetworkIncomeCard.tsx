@@ -35,12 +35,10 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
     );
   }
 
+  // Claim is disabled while nothing is claimable: nothing to claim is not a refusal to show.
+  const claimable = unitsOf(data.claimable) ?? 0n;
   const claim = async () => {
-    if (busy.current) return;
-    if ((unitsOf(data.claimable) ?? 0n) <= 0n) {
-      Toast.show({ content: t('a20'), icon: 'fail', duration: TOAST_MS });
-      return;
-    }
+    if (busy.current || claimable <= 0n) return;
     busy.current = true;
     try {
       const confirmed = await Dialog.confirm({
@@ -74,7 +72,13 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
             {formatAmount(data.claimable)} <span className="figure__unit">AIC</span>
           </p>
         </div>
-        <Button color="primary" size="middle" loading={sending} disabled={sending} onClick={() => void claim()}>
+        <Button
+          color="primary"
+          size="middle"
+          loading={sending}
+          disabled={sending || claimable <= 0n}
+          onClick={() => void claim()}
+        >
           {t('my.network.claim')}
         </Button>
       </div>

@@ -99,7 +99,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
       <section className="sheet__content" role="dialog" aria-modal="true" aria-label={title}>
         <header className="sheet__header">
           <h2 className="sheet__title">{title}</h2>
-          <p className="sheet__hint">{t(inbound ? 'wallet.hintIn' : 'wallet.hintOut')}</p>
+          <p className="sheet__hint" data-testid="move-hint">
+            {t(`wallet.hints.${type}`)}
+          </p>
         </header>
         <p className="field__label">{t('wallet.asset')}</p>
         <ChoiceGroup label={t('wallet.asset')} options={ASSET_OPTIONS} value={asset} onChange={(a) => edit(() => setAsset(a))} />
