@@ -1,14 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { UserInfoData } from '../contract/team.ts';
 import type { AssetData } from '../contract/wallet.ts';
 import { formatAmount } from '../contract/format.ts';
 import { formatUnits, mulRate, parseAmount } from '../contract/money.ts';
 import { WalletPage } from './pages/WalletPage.ts';
 import { callApi } from './support/api.ts';
-import { phonePage } from './support/browser.ts';
-import { signInThroughExchange, storedCookie } from './support/flows.ts';
+import { operatorAndInvitee } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import type { RunningServer } from './support/server.ts';
 
@@ -43,15 +41,10 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
   it('shows the total as wallet + earn products + claimable, in AIC and USD, without sideways scroll', async () => {
     mkdirSync(SHOTS, { recursive: true });
     // The operator (user 1) invites the holder and moves the demo clock.
-    const operator = await phonePage(browser, 'en-US');
-    await signInThroughExchange(operator.page, server.baseUrl, { create: 'Olga' });
-    const olgaToken = (await storedCookie(operator.page, 'token')) as string;
-    const olga = await api<UserInfoData>('/api/user/info', olgaToken);
+    const { operator, olgaToken, holder, token } = await operatorAndInvitee(browser, server.baseUrl);
+    const { page, errors } = holder;
 
     // The holder recharges 10,000 AIC on the Wallet screen.
-    const { page, errors } = await phonePage(browser, 'en-US');
-    await signInThroughExchange(page, server.baseUrl, { create: 'Hana' });
-    const token = (await storedCookie(page, 'token')) as string;
     const wallet = new WalletPage(page, server.baseUrl);
     await wallet.goto();
     await wallet.openMove('Recharge');
@@ -64,7 +57,6 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
 
     // Then subscribes 6,000 of it, and two days are settled: the 30-day order accrues 6 AIC
     // a day into the order (a whole amount), the 360-day one's pool share goes to its rewards.
-    await api('/api/user/bind', token, { inviteCode: olga.inviteCode });
     await api('/api/product/buy', token, { product: 'fixed30', amount: '2000' });
     await api('/api/product/buy', token, { product: 'reinvest360', amount: '4000' });
     await api('/api/operator/clock/advance', olgaToken, { days: 2 });
