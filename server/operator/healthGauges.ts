@@ -74,12 +74,18 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
 
   // The last check wherever it ran (platform/healthChecks.ts). Before the first anywhere: 1, so a
   // process raises nothing for a check it has not seen, and AicChecksNotRun says none has run.
+  // A scrape collects every gauge at once: the three below share one read while it is in flight.
+  let reading: ReturnType<typeof lastChecks> | undefined;
+  const checks = () =>
+    (reading ??= lastChecks(ctx.db).finally(() => {
+      reading = undefined;
+    }));
   const lastCheck = (name: 'ledger' | 'tree', help: string) =>
     new Gauge({
       name: `aic_${name}_check_ok`,
       help,
       registers: [registry],
-      collect: keepOnFailure(async () => ((await lastChecks(ctx.db))[name]?.ok === false ? 0 : 1)),
+      collect: keepOnFailure(async () => ((await checks())[name]?.ok === false ? 0 : 1)),
     });
   lastCheck('ledger', 'The last ledger check, wherever it ran: 0 when an asset did not sum to zero or a user balance was negative, else 1 (also before any check)');
   lastCheck('tree', 'The last referral tree check, wherever it ran: 0 with a stale path, a cycle or a self-paid rebate, else 1 (also before any check)');
@@ -88,8 +94,8 @@ export function installHealthGauges(registry: Registry, ctx: AppContext): void {
     help: 'When (unix seconds) the ledger and tree checks last ran anywhere; 0 if never',
     registers: [registry],
     collect: keepOnFailure(async () => {
-      const checks = Object.values(await lastChecks(ctx.db));
-      return checks.length === 0 ? 0 : Math.min(...checks.map((c) => c.checkedAt.getTime() / 1000));
+      const last = Object.values(await checks());
+      return last.length === 0 ? 0 : Math.min(...last.map((c) => c.checkedAt.getTime() / 1000));
     }),
   });
 
