@@ -24,6 +24,9 @@ function truncateDecimal(value: string | null | undefined, places: number, pad: 
   return `${isZero ? '' : sign}${grouped ? group(whole) : whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** An amount truncated to 2 decimals, always two places, ungrouped ("-1234.50"); "--" when empty. */
+export const truncateAmount = (value: string | null | undefined): string => truncateDecimal(value, 2, true);
+
 /** An amount for display: truncated to 2 decimals, always two places, thousands grouped. */
 export const formatAmount = (value: string | null | undefined): string =>
   truncateDecimal(value, 2, true, true);

@@ -34,13 +34,32 @@ export function noticeTarget(notice: { kind: NoticeKind; params: Record<string, 
 
 export type NoticeWords = { title: string; text: string; note?: string };
 
-/** A notice's lines in the reader's language. */
-export function noticeWording(t: Translate, notice: { kind: NoticeKind; params: Record<string, string> }): NoticeWords {
+/** How a notice's figures are written: an amount, a parameter's new value, a settlement day. */
+export type NoticeFormats = {
+  amount: (value: string | undefined) => string;
+  paramValue: (name: string, value: string) => string;
+  day: (day: string | undefined) => string;
+};
+
+/** The server's pushes: amounts as contract/format.ts writes them, values as stored. */
+const PLAIN_FORMATS: NoticeFormats = { amount: formatAmount, paramValue: (_name, value) => value, day: (day) => day ?? '' };
+
+/**
+ * A notice's lines in the reader's language; the web app passes its own formats, which write
+ * figures and rates the way the reader's language does.
+ */
+export function noticeWording(
+  t: Translate,
+  notice: { kind: NoticeKind; params: Record<string, string> },
+  formats: NoticeFormats = PLAIN_FORMATS,
+): NoticeWords {
   const p = notice.params;
+  const formatAmount = formats.amount;
+  const day = formats.day(p.day);
   const title = t(`notifications.${notice.kind}.title`);
   switch (notice.kind) {
     case 'income':
-      return { title, text: t('notifications.income.text', { total: formatAmount(p.total), day: p.day ?? '' }) };
+      return { title, text: t('notifications.income.text', { total: formatAmount(p.total), day }) };
     case 'transfer_approved':
     case 'transfer_rejected': {
       const figures = { type: t(typeLabelKey(p.type as TransferType)), amount: formatAmount(p.amount), asset: p.asset ?? '' };
@@ -62,20 +81,20 @@ export function noticeWording(t: Translate, notice: { kind: NoticeKind; params: 
           renewal: p.renewal ?? '',
           principal: formatAmount(p.principal),
           income: formatAmount(p.income),
-          day: p.day ?? '',
+          day,
         }),
       };
     case 'order_ended':
       return { title, text: t('notifications.order_ended.text', { order: p.order ?? '', principal: formatAmount(p.principal) }) };
     case 'lockup_released':
-      return { title, text: t('notifications.lockup_released.text', { amount: formatAmount(p.amount), day: p.day ?? '' }) };
+      return { title, text: t('notifications.lockup_released.text', { amount: formatAmount(p.amount), day }) };
     case 'new_device': {
       const device = deviceLabel(t, { browser: p.browser || null, os: p.os || null });
       return { title, text: t('notifications.new_device.text', { device }) };
     }
     case 'terms_change': {
       const name = p.name ?? '';
-      return { title, text: t('notifications.terms_change.text', { name: t(paramLabelKey(name) ?? name), value: p.value ?? '', day: p.day ?? '' }) };
+      return { title, text: t('notifications.terms_change.text', { name: t(paramLabelKey(name) ?? name), value: formats.paramValue(name, p.value ?? ''), day }) };
     }
   }
 }

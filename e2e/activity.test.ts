@@ -81,7 +81,7 @@ describe('dual-currency centre, platform figures and the recruitment activity at
     expect(await text(figure('Latest day\'s output'))).toBe('--');
     expect(await text(figure('Supercomputing pool'))).toBe('1,000,000.00 AIC');
     expect(await text(figure('Treasury pool'))).toBe('500,000.00 AIC');
-    expect(await text(figure('Rate'))).toBe('0.3% daily · 109.50% APR');
+    expect(await text(figure('Rate'))).toBe('0.3% daily · 109.5% APR');
     await screenshot(page, 'home');
 
     // The recruitment activity, from home: the phase, a live countdown, the figures, the unlock.

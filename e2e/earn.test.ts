@@ -58,7 +58,7 @@ describe('earn products at 390x844', () => {
     // An invite link prefills the bind step, which every product shows until an inviter is bound.
     const earn = new EarnPage(page, server.baseUrl);
     await earn.goto(`?inviteCode=${inviteCode}`);
-    expect(await text(earn.product('Current').getByTestId('rate-current'))).toBe('0.1% daily · 36.50% APR');
+    expect(await text(earn.product('Current').getByTestId('rate-current'))).toBe('0.1% daily · 36.5% APR');
     expect(await earn.bindInput('Current').inputValue()).toBe(inviteCode);
     await earn.submitBind('Current', '  ');
     expect(await text(earn.bindStep('Current').getByRole('alert'))).toBe('Invitation code cannot be empty');
@@ -99,7 +99,7 @@ describe('earn products at 390x844', () => {
 
     // 30 days: income per day and over the term.
     await earn.openTab('30 days');
-    expect(await text(earn.product('30 days').getByTestId('rate-fixed30'))).toBe('0.3% daily · 109.50% APR');
+    expect(await text(earn.product('30 days').getByTestId('rate-fixed30'))).toBe('0.3% daily · 109.5% APR');
     await earn.amountInput('30 days').fill('1000');
     expect(await text(earn.previewFigure('30 days', 'Per day'))).toBe('3.00 AIC');
     expect(await text(earn.previewFigure('30 days', 'Over 30 days'))).toBe('90.00 AIC');

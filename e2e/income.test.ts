@@ -37,20 +37,20 @@ describe('income you can recompute, and rate changes announced ahead, at 390x844
     await income.open();
     await income.showKind('30 days');
     const dialog = await income.explain('30 days');
-    expect(await text(dialog.getByTestId('income-expression'))).toBe('1234.5 × 0.003 = 3.7035 AIC');
-    expect(await text(dialog)).toContain('principal 1234.5 AIC × daily rate 0.003 (rate version: default since launch)');
+    expect(await text(dialog.getByTestId('income-expression'))).toBe('1,234.5 × 0.3% = 3.7035 AIC');
+    expect(await text(dialog)).toContain('principal 1,234.5 AIC × daily rate 0.3% (rate version: default since launch)');
     await page.screenshot({ path: '/tmp/income-how.png' });
     await dialog.getByRole('button', { name: 'Confirm' }).click();
 
     // The centre's 30-day card names the coming change and its day; the history lists it.
     await page.goto(`${server.baseUrl}/#/center?tab=fixed30`);
     const notice = page.getByRole('region', { name: '30 days' }).getByRole('note');
-    await expect.poll(() => text(notice)).toBe('Change announced: 30 days: daily rate becomes 0.0035 from 2026-11-27');
+    await expect.poll(() => text(notice)).toBe('Change announced: 30 days: daily rate becomes 0.35% from 2026-11-27');
     await income.openRates();
     const versions = income.versions('30 days: daily rate');
     await expect.poll(() => versions.count()).toBe(2);
-    expect(await text(versions.nth(0))).toMatch(/^0\.0035Announced\s*From 2026-11-27\s*Announced 2026-11-20$/);
-    expect(await text(versions.nth(1))).toMatch(/^0\.003In force\s*default since launch$/);
+    expect(await text(versions.nth(0))).toMatch(/^0\.35%Announced\s*From 2026-11-27\s*Announced 2026-11-20$/);
+    expect(await text(versions.nth(1))).toMatch(/^0\.3%In force\s*default since launch$/);
     expect(await text(page.getByText(/announced at least/))).toBe(
       'Changes to rates and earn terms are announced at least 7 days before they apply. Days already settled never change.',
     );

@@ -47,7 +47,7 @@ describe('the notification centre at 390x844', () => {
     await page.goto(`${server.baseUrl}/#/notifications`);
     await page.reload();
     const change = list.getByRole('listitem').first();
-    await expect.poll(() => text(change)).toMatch(/^Change of terms announced.+ becomes 0\.004 from 2026-12-01/);
+    await expect.poll(() => text(change)).toMatch(/^Change of terms announced.+ becomes 0\.4% from 2026-12-01/);
     await page.setViewportSize({ width: 320, height: 568 });
     await page.screenshot({ path: '/tmp/notifications-terms-320.png' });
     await change.getByRole('button').click();

@@ -69,7 +69,7 @@ describe('operator console at 390x844', () => {
     const first = await text(desk.review('200.00'));
     expect(first).toContain('Withdraw');
     expect(first).toContain('UID 2');
-    expect(first).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/);
+    expect(first).toMatch(/\d{4}-\d{2}-\d{2}, \d{2}:\d{2}:\d{2}/);
 
     // Approve the 200: a confirmation names the request first.
     const question = await desk.approve('200.00');
@@ -226,8 +226,8 @@ describe('operator console at 390x844', () => {
     // Never stored: the configured default, with its value.
     expect(await text(desk.paramValue('AIC price (USD)'))).toBe('0.85');
     expect(await text(desk.paramSince('AIC price (USD)'))).toBe('Configuration default');
-    expect(await text(desk.paramValue('Current: daily rate'))).toBe('0.001');
-    expect(await text(desk.paramValue('30 days: daily rate'))).toBe('0.003');
+    expect(await text(desk.paramValue('Current: daily rate'))).toBe('0.1%');
+    expect(await text(desk.paramValue('30 days: daily rate'))).toBe('0.3%');
     // Seeded at start-up: the team rules' first version.
     expect(await text(desk.paramValue('Team: lock-up (days)'))).toBe('10');
     expect(await text(desk.paramSince('Team: lock-up (days)'))).toBe('first version, from the configuration');

@@ -12,12 +12,17 @@ import type { RunningServer } from './support/server.ts';
 
 const SHOTS = '/tmp/wallet-total';
 
+/** An English amount ("10,006.12") with the separators of a language whose decimal is `decimal`. */
+const inLanguage = (english: string, decimal: Decimal) =>
+  decimal === ',' ? english.replace(/[,.]/g, (c) => (c === ',' ? '.' : ',')) : english;
+
 /** The total's texts in each language the journey reads it in (the locale files' own words). */
 const LANGUAGES = [
-  { key: 'en', html: 'en', region: 'Total assets', wallet: 'Wallet', products: 'In earn products', claimable: 'Claimable', usd: '≈ $' },
-  { key: 'Indonesia', html: 'id', region: 'Total aset', wallet: 'Dompet', products: 'Di produk Hasilkan Koin', claimable: 'Dapat diklaim', usd: 'sekitar $' },
-  { key: 'Hindi', html: 'hi', region: 'कुल एसेट', wallet: 'वॉलेट', products: 'कमाई उत्पादों में', claimable: 'क्लेम योग्य', usd: 'लगभग $' },
+  { key: 'en', html: 'en', region: 'Total assets', wallet: 'Wallet', products: 'In earn products', claimable: 'Claimable', usd: '≈ $', decimal: '.' },
+  { key: 'Indonesia', html: 'id', region: 'Total aset', wallet: 'Dompet', products: 'Di produk Hasilkan Koin', claimable: 'Dapat diklaim', usd: 'sekitar $', decimal: ',' },
+  { key: 'Hindi', html: 'hi', region: 'कुल एसेट', wallet: 'वॉलेट', products: 'कमाई उत्पादों में', claimable: 'क्लेम योग्य', usd: 'लगभग $', decimal: '.' },
 ] as const;
+type Decimal = (typeof LANGUAGES)[number]['decimal'];
 const VIEWPORTS = [
   { width: 390, height: 844 },
   { width: 320, height: 568 },
@@ -25,9 +30,13 @@ const VIEWPORTS = [
 
 const text = async (locator: { textContent: () => Promise<string | null> }) => (await locator.textContent())?.trim() ?? '';
 
-/** An amount as the screen shows it ("6,006.00 AIC", "≈ $8,500.00") in units: digits and the point only. */
-function shown(value: string): bigint {
-  const parsed = parseAmount(value.replace(/[^\d.]/g, '').replace(/^\.+|\.+$/g, ''));
+/**
+ * An amount as the screen shows it ("6,006.00 AIC", Indonesian "6.006,00 AIC") in units: its
+ * digits and its decimal separator only. Below 100,000 Hindi groups as English does.
+ */
+function shown(value: string, decimal: Decimal = '.'): bigint {
+  const plain = value.replace(new RegExp(`[^\\d${decimal}]`, 'g'), '').replace(decimal, '.');
+  const parsed = parseAmount(plain.replace(/^\.+|\.+$/g, ''));
   if (!parsed.ok) throw new Error(`not an amount on screen: ${value}`);
   return parsed.value;
 }
@@ -78,13 +87,14 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
         // lines are whole amounts, so the figures truncated to cents add up exactly.
         const line = (label: string) => text(wallet.totalLine(label, language.region));
         const [inWallet, inProducts, claimable] = [await line(language.wallet), await line(language.products), await line(language.claimable)];
-        expect(inWallet).toBe('4,000.00 AIC');
-        expect(inProducts).toBe('6,006.00 AIC');
-        expect(shown(claimable)).toBeGreaterThan(0n);
-        expect(shown(await text(wallet.totalAmount))).toBe(shown(inWallet) + shown(inProducts) + shown(claimable));
-        expect(await text(wallet.totalAmount)).toBe(`${formatAmount(answer.totalAic)} AIC`);
+        const { decimal } = language;
+        expect(inWallet).toBe(inLanguage('4,000.00 AIC', decimal));
+        expect(inProducts).toBe(inLanguage('6,006.00 AIC', decimal));
+        expect(shown(claimable, decimal)).toBeGreaterThan(0n);
+        expect(shown(await text(wallet.totalAmount), decimal)).toBe(shown(inWallet, decimal) + shown(inProducts, decimal) + shown(claimable, decimal));
+        expect(await text(wallet.totalAmount)).toBe(`${inLanguage(formatAmount(answer.totalAic), decimal)} AIC`);
         // In USD at the price in force: the server's total × price, shown the way amounts are.
-        expect(await text(wallet.totalUsd)).toBe(`${language.usd}${formatAmount(answer.totalUsd)}`);
+        expect(await text(wallet.totalUsd)).toBe(`${language.usd}${inLanguage(formatAmount(answer.totalUsd), decimal)}`);
 
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(scrollWidth, `${language.key} at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);

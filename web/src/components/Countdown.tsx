@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { EMPTY } from '../../../contract/format.ts';
+import { EMPTY } from '../lib/format.ts';
 import { secondsLeft, splitCountdown } from '../lib/countdown.ts';
 import { useNow } from '../lib/useNow.ts';
 

@@ -1,7 +1,7 @@
 import DatePicker from 'antd-mobile/es/components/date-picker';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../lib/time.ts';
+import { formatDate } from '../lib/format.ts';
 
 /** A day chosen with antd-mobile's DatePicker, shown on a large button. */
 export function DateField({

@@ -1,8 +1,7 @@
 import { Fragment } from 'react';
 
-/** A value that may be a comma-separated list (team rules): a narrow screen breaks it after a comma. */
-export function ListValue({ value }: { value: string }) {
-  const items = value.split(',');
+/** A value that may be a list (team rules): a narrow screen breaks it after a comma. */
+export function ListValue({ items }: { items: readonly string[] }) {
   return (
     <>
       {items.map((item, i) => (
@@ -11,7 +10,7 @@ export function ListValue({ value }: { value: string }) {
           {item}
           {i < items.length - 1 && (
             <>
-              ,<wbr />
+              , <wbr />
             </>
           )}
         </Fragment>

@@ -1,4 +1,5 @@
 import { formatUnits, parseAmount, type Units } from '../../../contract/money.ts';
+import { formatFigure } from './format.ts';
 
 /** A translated message key and its values, or the amount to send. */
 export type AmountCheck =
@@ -36,7 +37,7 @@ export function checkAmount(
   if (parsed.value <= 0n) return { ok: false, message: 'err.amountInvalid' };
   const least = unitsOf(minimum);
   if (least !== null && parsed.value < least) {
-    return { ok: false, message: belowMessage, values: { amount: formatUnits(least) } };
+    return { ok: false, message: belowMessage, values: { amount: formatFigure(formatUnits(least)) } };
   }
   const available = unitsOf(balance) ?? 0n;
   if (parsed.value > available) return { ok: false, message: 'err.insufficientBalance' };

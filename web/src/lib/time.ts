@@ -1,17 +1,4 @@
-/** Dates of the records filter and times of records: picked and shown in local time. */
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** 2024-05-01 in local time. */
-export const formatDate = (date: Date): string =>
-  `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
-
-/** 2024-05-01 13:05:09 in local time, from an ISO date-time. */
-export function formatDateTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  return `${formatDate(date)} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-}
+/** The records filter's picked days as UTC ranges (lib/format.ts shows dates and times). */
 
 /** The start of the local day, as a UTC ISO date-time (the inclusive "from"). */
 export const startOfDayIso = (date: Date): string =>

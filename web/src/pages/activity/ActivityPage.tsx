@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ActivityData } from '../../../../contract/activity.ts';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDay } from '../../lib/format.ts';
 import { activityKey, useActivity } from '../../api/activity.ts';
 import { Countdown } from '../../components/Countdown.tsx';
 import { Figure } from '../../components/Figure.tsx';
@@ -37,11 +37,11 @@ function PhaseCard({ data }: { data: ActivityData }) {
       <dl className="figures">
         <Figure
           label={t('activity.activityPeriod', { days: data.activity.days })}
-          value={t('activity.range', { first: data.activity.firstDay, last: data.activity.lastDay })}
+          value={t('activity.range', { first: formatDay(data.activity.firstDay), last: formatDay(data.activity.lastDay) })}
         />
         <Figure
           label={t('activity.assessmentPeriod', { days: data.assessment.days })}
-          value={t('activity.range', { first: data.assessment.firstDay, last: data.assessment.lastDay })}
+          value={t('activity.range', { first: formatDay(data.assessment.firstDay), last: formatDay(data.assessment.lastDay) })}
         />
       </dl>
       <p className="field__note">{t('activity.rule')}</p>

@@ -3,7 +3,7 @@ import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { aicInUsdt, type PositionsData } from '../../../../contract/dual.ts';
-import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { formatAmount, formatFigure } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { usePositions } from '../../api/activity.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';

@@ -2,7 +2,7 @@ import Button from 'antd-mobile/es/components/button';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatCount, formatDay } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { useDailyIncome } from '../../api/earn.ts';
 import { MiniChart } from '../../components/MiniChart.tsx';
@@ -36,11 +36,11 @@ export function IncomeChart() {
       total > 0n
         ? t('earn.income.summary', {
             total: shown(total),
-            days: points.length,
+            days: formatCount(points.length),
             best: shown(points[best]?.value ?? 0n),
-            day: data.days[best]?.day ?? '',
+            day: formatDay(data.days[best]?.day),
           })
-        : t('earn.income.summaryNone', { days: points.length });
+        : t('earn.income.summaryNone', { days: formatCount(points.length) });
     body = <MiniChart variant="bars" title={t('earn.income.title')} summary={summary} points={points} formatValue={shown} />;
   }
   return (

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatCount, formatEntered } from '../../lib/format.ts';
 import { formatUnits, UNIT } from '../../../../contract/money.ts';
 import { MiniChart } from '../../components/MiniChart.tsx';
 import { powerProjection } from './estimate.ts';
@@ -27,14 +27,14 @@ export function PowerProjection({ info, amount }: { info: ProductInfoData; amoun
     value,
   }));
   return (
-    <section className="card" aria-label={t('earn.projection.title', { amount: formatUnits(x), days: DAYS })}>
-      <h2 className="card__title">{t('earn.projection.title', { amount: formatUnits(x), days: DAYS })}</h2>
+    <section className="card" aria-label={t('earn.projection.title', { amount: formatEntered(formatUnits(x)), days: DAYS })}>
+      <h2 className="card__title">{t('earn.projection.title', { amount: formatEntered(formatUnits(x)), days: DAYS })}</h2>
       <MiniChart
         variant="line"
-        title={t('earn.projection.title', { amount: formatUnits(x), days: DAYS })}
+        title={t('earn.projection.title', { amount: formatEntered(formatUnits(x)), days: DAYS })}
         summary={t('earn.projection.summary', { today: shown(first), last: shown(last), days: DAYS })}
         points={points}
-        formatValue={(v) => shown(v).replace(/\.\d+$/, '')}
+        formatValue={(v) => formatCount(v / UNIT)}
       />
     </section>
   );

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import type { Product } from '../../../../contract/products.ts';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { dailyIncome, dailyShare, powerOf, scaled, termIncome } from './estimate.ts';

@@ -2,10 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import type { Product } from '../../../../contract/products.ts';
-import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { formatAmount, formatDay, formatFigure, formatPercent, formatRate } from '../../lib/format.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { paramLabelKey } from '../operator/params.ts';
-import { ratePercent } from './estimate.ts';
+import { formatParamValue, paramLabelKey } from '../operator/params.ts';
 import { productOf } from '../../../../contract/products.ts';
 
 /**
@@ -16,13 +15,13 @@ export function ProductCard({ product, info }: { product: Product; info: Product
   const { t } = useTranslation();
   const pool = productOf(product).kind === 'pool';
   const card = info.products.find((p) => p.product === product);
-  const rate = ratePercent(card?.dailyRate ?? null);
+  const rate = card?.dailyRate ? formatRate(card.dailyRate) : null;
   const name = t(`product.${product}.name`);
   return (
     <section className="card product-card" aria-label={name}>
       <h2 className="card__title">{name}</h2>
       <p className={rate === null ? 'product-card__rate product-card__rate--pool' : 'product-card__rate'} data-testid={`rate-${product}`}>
-        {rate !== null && card?.apr ? t('earn.rates', { rate, apr: card.apr }) : t('earn.poolShare')}
+        {rate !== null && card?.apr ? t('earn.rates', { rate, apr: formatPercent(card.apr) }) : t('earn.poolShare')}
       </p>
       <dl className="figures">
         <Figure
@@ -39,7 +38,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
       </dl>
       {pool && (
         <p className="product-card__formula">
-          {t('earn.powerFormula', { multiplier: info.powerMultiplier, coefficient: formatFigure(info.coefficient) })}
+          {t('earn.powerFormula', { multiplier: formatFigure(info.powerMultiplier), coefficient: formatFigure(info.coefficient) })}
           <br />
           <span className="product-card__note">{t('earn.coefficientNote', { day: info.coefficientDay })}</span>
         </p>
@@ -47,7 +46,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
       <p className="card__text">{t(`product.${product}.rule`)}</p>
       {card?.upcoming && (
         <p className="product-card__upcoming" role="note">
-          {t('rates.upcoming', { name: t(paramLabelKey(card.upcoming.name) ?? card.upcoming.name), value: card.upcoming.value, day: card.upcoming.effectiveDay })}
+          {t('rates.upcoming', { name: t(paramLabelKey(card.upcoming.name) ?? card.upcoming.name), value: formatParamValue(card.upcoming.name, card.upcoming.value), day: formatDay(card.upcoming.effectiveDay) })}
         </p>
       )}
       <Link className="text-link" to="/rates">

@@ -3,7 +3,7 @@ import Dialog from 'antd-mobile/es/components/dialog';
 import Toast from 'antd-mobile/es/components/toast';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useClaim } from '../../api/earn.ts';
 import { unitsOf } from '../../lib/amount.ts';

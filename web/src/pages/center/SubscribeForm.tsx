@@ -6,7 +6,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { type Product, renews } from '../../../../contract/products.ts';
-import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { productInfoQuery, useBuy } from '../../api/earn.ts';
 import { checkOnFreshBalance, refusalOf, refusalStands, type ShownRefusal } from '../../lib/amount.ts';
@@ -69,7 +69,7 @@ export function SubscribeForm({
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: check.amount, product: name }),
+        content: t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: formatEntered(check.amount), product: name }),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });

@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { formatUnits, UNIT } from '../../../../contract/money.ts';
-import { dailyIncome, dailyShare, powerOf, powerProjection, ratePercent, scaled, termIncome } from './estimate.ts';
+import { dailyIncome, dailyShare, powerOf, powerProjection, scaled, termIncome } from './estimate.ts';
 
 const aic = (whole: bigint) => whole * UNIT;
 
 describe('earn estimates (exact, truncated)', () => {
-  it('shows daily rates as percentages', () => {
-    expect(ratePercent('0.001')).toBe('0.1');
-    expect(ratePercent('0.003')).toBe('0.3');
-    expect(ratePercent(null)).toBeNull();
-    expect(ratePercent('abc')).toBeNull();
-  });
-
   it('computes current and 30-day income per day and over the term', () => {
     expect(formatUnits(dailyIncome(aic(1000n), '0.001'))).toBe('1');
     expect(formatUnits(dailyIncome(aic(1000n), '0.003'))).toBe('3');

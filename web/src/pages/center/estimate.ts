@@ -1,4 +1,4 @@
-import { formatUnits, mulRate, parseAmount, parseRate, UNIT } from '../../../../contract/money.ts';
+import { mulRate, parseAmount, parseRate, UNIT } from '../../../../contract/money.ts';
 
 /**
  * What a subscription would earn, computed exactly in 1e-8 units (bigint) the way the
@@ -12,12 +12,6 @@ const COEFFICIENT_BASE = '1.02';
 export function scaled(value: string | null | undefined): bigint | null {
   const parsed = parseAmount(value ?? '');
   return parsed.ok ? parsed.value : null;
-}
-
-/** A daily rate ("0.001") as a percentage string ("0.1"); null when there is none. */
-export function ratePercent(rate: string | null): string | null {
-  const value = scaled(rate);
-  return value === null ? null : formatUnits(value * 100n);
 }
 
 /** One day's income: amount × daily rate, truncated at 1e-8. */

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { HomeData } from '../../../../contract/dashboard.ts';
-import { formatAmount, formatFigure, signOf } from '../../../../contract/format.ts';
+import { signOf } from '../../../../contract/format.ts';
+import { formatAmount, formatFigure, formatPercent } from '../../lib/format.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { Pending } from '../../components/Pending.tsx';
 import { ActivityEntry } from '../activity/ActivityEntry.tsx';
@@ -22,7 +23,7 @@ export function DashboardView({ data }: { data?: HomeData | undefined }) {
     ? <Pending sample="+0.00%" />
     : data.priceRate === null
       ? formatFigure(null)
-      : `${tone === 'up' ? '+' : ''}${formatFigure(data.priceRate)}%`;
+      : `${tone === 'up' ? '+' : ''}${formatPercent(data.priceRate)}`;
   return (
     <div className="dashboard" aria-busy={!data}>
       <section className="card card--hero" aria-label={t('home.totalAmount')}>

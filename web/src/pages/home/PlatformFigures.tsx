@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import type { PlatformFigures as Figures } from '../../../../contract/dashboard.ts';
-import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { formatAmount, formatDay, formatFigure, formatPercent, formatRate } from '../../lib/format.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { Pending } from '../../components/Pending.tsx';
-import { ratePercent } from '../center/estimate.ts';
 
 /**
  * The platform figures (spec section 1): the total network output the supercomputing pool has
@@ -18,7 +17,7 @@ export function PlatformFigures({ figures }: { figures?: Figures | undefined }) 
   const lastOutput = !figures ? (
     <Pending sample="0.00" />
   ) : figures.lastOutputDay ? (
-    t('figures.lastOutputValue', { amount: formatAmount(figures.lastOutput), day: figures.lastOutputDay })
+    t('figures.lastOutputValue', { amount: formatAmount(figures.lastOutput), day: formatDay(figures.lastOutputDay) })
   ) : (
     formatFigure(null)
   );
@@ -40,7 +39,7 @@ export function PlatformFigures({ figures }: { figures?: Figures | undefined }) 
           label={t('figures.stableRate')}
           value={
             stable ? (
-              t('earn.rates', { rate: ratePercent(stable.dailyRate) ?? formatFigure(null), apr: stable.apr })
+              t('earn.rates', { rate: formatRate(stable.dailyRate), apr: formatPercent(stable.apr) })
             ) : (
               <Pending sample="0.00% / 0.00%" />
             )

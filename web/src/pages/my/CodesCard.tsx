@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { EMPTY } from '../../../../contract/format.ts';
+import { EMPTY } from '../../lib/format.ts';
 import type { UserInfoData } from '../../../../contract/team.ts';
 import { CopyButton } from '../../components/CopyButton.tsx';
 import { BindStep } from '../center/BindStep.tsx';

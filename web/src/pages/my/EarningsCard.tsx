@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import type { UserInfoData } from '../../../../contract/team.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { RewardsCard } from '../center/RewardsCard.tsx';

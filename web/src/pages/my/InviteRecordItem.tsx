@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDateTime } from '../../lib/format.ts';
 import type { InviteRecordsData } from '../../../../contract/team.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { formatDateTime } from '../../lib/time.ts';
 import { EffectiveTag } from './ProfileCard.tsx';
 
 export type InviteRecord = InviteRecordsData['items'][number];

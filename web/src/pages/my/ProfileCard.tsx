@@ -1,6 +1,7 @@
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { UserInfoData } from '../../../../contract/team.ts';
+import { formatFigure } from '../../lib/format.ts';
 
 /** The level badge V0..V5, read out as "Level V1". */
 function LevelBadge({ level }: { level: number }) {
@@ -40,7 +41,7 @@ export function ProfileCard({ user }: { user: UserInfoData }) {
           <LevelBadge level={user.level} />
           <EffectiveTag effective={user.effective} />
         </div>
-        <p className="profile__note">{t('my.effectiveHint', { amount: '10' })}</p>
+        <p className="profile__note">{t('my.effectiveHint', { amount: formatFigure('10') })}</p>
         <p className="profile__note">{t('my.asOf')}</p>
       </div>
     </section>

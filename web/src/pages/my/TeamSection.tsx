@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDay } from '../../lib/format.ts';
 import type { UserInfoData } from '../../../../contract/team.ts';
 import { activityRange, useActivity } from '../../api/activity.ts';
 import { useInviteRecords } from '../../api/team.ts';
@@ -22,7 +22,7 @@ function WindowSwitch({ on, onChange }: { on: boolean; onChange: (on: boolean) =
         </span>
       </button>
       {on && data && (
-        <p className="field__note">{t('activity.window', { first: data.activity.firstDay, last: data.activity.lastDay })}</p>
+        <p className="field__note">{t('activity.window', { first: formatDay(data.activity.firstDay), last: formatDay(data.activity.lastDay) })}</p>
       )}
     </div>
   );

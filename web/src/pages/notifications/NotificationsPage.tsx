@@ -1,14 +1,18 @@
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { noticeTarget, noticeWording } from '../../../../contract/noticeWording.ts';
+import { type NoticeFormats, noticeTarget, noticeWording } from '../../../../contract/noticeWording.ts';
 import type { Notice } from '../../../../contract/notifications.ts';
 import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
-import { formatDateTime } from '../../lib/time.ts';
+import { formatAmount, formatDateTime, formatDay } from '../../lib/format.ts';
 import { translator } from '../../lib/translate.ts';
+import { formatParamValue } from '../operator/params.ts';
 import './notifications.css';
+
+/** Figures, new terms and days in the reader's language (a rate as a percentage). */
+const FORMATS: NoticeFormats = { amount: formatAmount, paramValue: formatParamValue, day: formatDay };
 
 /** The notification centre: newest first, page by page; opening one marks it read and goes there. */
 export function NotificationsPage() {
@@ -40,7 +44,7 @@ export function NotificationsPage() {
           failed={t('notifications.loadFailed')}
           className="notices"
           render={(notice) => {
-            const { title, text, note } = noticeWording(translator(t), notice);
+            const { title, text, note } = noticeWording(translator(t), notice, FORMATS);
             return (
               <li key={notice.id} className={notice.read ? 'notice-item' : 'notice-item notice-item--unread'}>
                 <button type="button" className="notice-item__open" onClick={() => open(notice)}>

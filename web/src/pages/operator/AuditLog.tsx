@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { TRANSFER_TYPES, type TransferType } from '../../../../contract/wallet.ts';
 import { type AuditEntry, useAuditLog } from '../../api/operator.ts';
-import { formatDateTime } from '../../lib/time.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { typeLabelKey } from '../wallet/moves.ts';
 import { QueryCard } from './QueryCard.tsx';
 

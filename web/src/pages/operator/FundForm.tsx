@@ -2,7 +2,7 @@ import Button from 'antd-mobile/es/components/button';
 import Toast from 'antd-mobile/es/components/toast';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatEntered } from '../../lib/format.ts';
 import { formatUnits, parseAmount } from '../../../../contract/money.ts';
 import type { FundBody } from '../../../../contract/operator.ts';
 import { ASSETS, type Asset } from '../../../../contract/wallet.ts';
@@ -52,7 +52,7 @@ export function FundForm() {
     const amount = formatUnits(parsed.value);
     busy.current = true;
     try {
-      const content = t('operator.fund.confirm', { amount: formatAmount(amount), asset, account: accountName(account) });
+      const content = t('operator.fund.confirm', { amount: formatEntered(amount), asset, account: accountName(account) });
       if (!(await confirmAction(t, content))) return;
       const answer = await send({ account, asset, amount });
       if (!answer) return;

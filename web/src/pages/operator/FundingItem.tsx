@@ -3,12 +3,11 @@ import Tag from 'antd-mobile/es/components/tag';
 import Toast from 'antd-mobile/es/components/toast';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDateTime } from '../../lib/format.ts';
 import type { FundingRecord } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useFundingReview } from '../../api/operator.ts';
 import { confirmAction } from '../../lib/confirm.ts';
-import { formatDateTime } from '../../lib/time.ts';
 import { reasonText, STATUS_COLORS } from '../wallet/moves.ts';
 import { type RejectCopy, RejectDialog } from './RejectDialog.tsx';
 

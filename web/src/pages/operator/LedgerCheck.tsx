@@ -1,7 +1,7 @@
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { LedgerCheckData } from '../../../../contract/operator.ts';
-import { EMPTY, formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { EMPTY, formatAmount, formatCount, formatFigure } from '../../lib/format.ts';
 import { useLedgerCheck } from '../../api/operator.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { QueryCard } from './QueryCard.tsx';
@@ -45,7 +45,7 @@ function Coverage({ coverage }: { coverage: LedgerCheckData['coverage'] }) {
         <Figure label={t('operator.ledger.fixedNextDay')} value={formatAmount(coverage.fixedNextDay)} unit="AIC" />
         <Figure
           label={t('operator.ledger.daysCovered')}
-          value={coverage.treasuryDays === null ? EMPTY : String(coverage.treasuryDays)}
+          value={coverage.treasuryDays === null ? EMPTY : formatCount(coverage.treasuryDays)}
         />
       </dl>
       {coverage.treasuryDays === null && <p className="field__note">{t('operator.ledger.nothingDue')}</p>}

@@ -9,7 +9,7 @@ import { useRateHistory } from '../../api/rates.ts';
 import { DateField } from '../../components/DateField.tsx';
 import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
-import { checkParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder, paramStates } from './params.ts';
+import { checkParamValue, formatParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder, paramStates } from './params.ts';
 
 /** How far ahead a change may be scheduled from the picker. */
 const HORIZON_DAYS = 730;
@@ -46,7 +46,7 @@ export function ParamForm({ today }: { today: string }) {
     busy.current = true;
     try {
       const text = value.trim();
-      if (!(await confirmAction(t, t('operator.params.confirm', { name: label(name), value: text, day })))) return;
+      if (!(await confirmAction(t, t('operator.params.confirm', { name: label(name), value: formatParamValue(name, text), day })))) return;
       const answer = await send({ name, value: text, effectiveDay: day });
       if (!answer) return;
       Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { FIRST_VERSION_DAY } from '../../../../contract/rates.ts';
 import { useParamVersions } from '../../api/operator.ts';
-import { paramLabelKey, paramStates } from './params.ts';
+import { formatParamValue, paramLabelKey, paramStates, paramValueItems } from './params.ts';
 import { QueryCard } from './QueryCard.tsx';
 import { ListValue } from '../../components/ListValue.tsx';
 
@@ -21,7 +21,7 @@ export function ParamsList({ today }: { today: string }) {
                   <span className="op-param__label">{labelKey ? t(labelKey) : name}</span>
                   {inForce !== null ? (
                     <span className="op-param__value" data-testid="param-in-force">
-                      <ListValue value={inForce} />
+                      <ListValue items={paramValueItems(name, inForce)} />
                     </span>
                   ) : (
                     <span className="op-param__default">{t('operator.params.default')}</span>
@@ -39,7 +39,7 @@ export function ParamsList({ today }: { today: string }) {
                 </div>
                 {scheduled.map((version) => (
                   <p key={version.effectiveDay} className="op-param__scheduled">
-                    {t('operator.params.scheduled', { value: version.value, day: version.effectiveDay })}
+                    {t('operator.params.scheduled', { value: formatParamValue(name, version.value), day: version.effectiveDay })}
                   </p>
                 ))}
               </li>

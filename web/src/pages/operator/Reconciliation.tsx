@@ -2,7 +2,7 @@ import Button from 'antd-mobile/es/components/button';
 import Toast from 'antd-mobile/es/components/toast';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EMPTY } from '../../../../contract/format.ts';
+import { EMPTY } from '../../lib/format.ts';
 import type { ReconciliationDifference } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useReconciliation, useResolveDifference } from '../../api/operator.ts';

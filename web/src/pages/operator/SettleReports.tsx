@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { SettleData } from '../../../../contract/operator.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { formatDateTime } from '../../lib/time.ts';
+import { formatCount, formatDateTime } from '../../lib/format.ts';
 import { ShortfallText, StatusTag } from './StatusTag.tsx';
 
 const COUNTS = ['fixed', 'staticRows', 'current', 'rebates', 'released', 'matured', 'renewed', 'ended'] as const;
@@ -28,7 +28,7 @@ export function SettleReports({ result }: { result: SettleData }) {
                 {COUNTS.map((count) => (
                   <Figure key={count} label={t(`operator.settle.count.${count}`)} value={String(report[count])} />
                 ))}
-                <Figure label={t('operator.settle.duration')} value={t('operator.settle.ms', { ms: report.durationMs })} />
+                <Figure label={t('operator.settle.duration')} value={t('operator.settle.ms', { ms: formatCount(report.durationMs) })} />
               </dl>
             </li>
           ))}

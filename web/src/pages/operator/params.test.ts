@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkParamValue, PARAM_NAMES, paramPlaceholder, paramStates } from './params.ts';
+import { checkParamValue, formatParamValue, PARAM_NAMES, paramPlaceholder, paramStates, paramValueItems } from './params.ts';
 
 describe('operator parameters', () => {
   it('checks values before sending', () => {
@@ -17,6 +17,20 @@ describe('operator parameters', () => {
     expect(checkParamValue('team.unlock_tiers', '10000=0.5')).toBe('operator.params.formats.unlockTiers');
     expect(checkParamValue('team.lockup_days', '7')).toBeNull();
     expect(checkParamValue('team.lockup_days', '7.5')).toBe('operator.params.formats.lockupDays');
+  });
+
+  // Without a chosen language the format is the default one's, zh-CN (1,000.5 and 2026/11/01).
+  it('shows rates as percentages and other values as figures, list by list', () => {
+    expect(formatParamValue('earn.fixed30.daily_rate', '0.0035')).toBe('0.35%');
+    expect(formatParamValue('earn.360.pool_output_rate', '0.01')).toBe('1%');
+    expect(formatParamValue('earn.360.max_daily_rate', '0.005')).toBe('0.5%');
+    expect(paramValueItems('team.rebate_rates', '0.10,0.05')).toEqual(['10%', '5%']);
+    expect(paramValueItems('team.level_thresholds', '1000,10000')).toEqual(['1,000', '10,000']);
+    expect(paramValueItems('team.unlock_tiers', '10000:0.5,5000:0.3')).toEqual(['10,000: 50%', '5,000: 30%']);
+    expect(formatParamValue('earn.daily_quota', '10000')).toBe('10,000');
+    expect(formatParamValue('earn.360.launch_day', '2026-11-01')).toBe('2026/11/01');
+    // Anything not a plain decimal is shown as it came.
+    expect(formatParamValue('earn.minimum', 'soon')).toBe('soon');
   });
 
   it('tells the version in force from the scheduled ones', () => {

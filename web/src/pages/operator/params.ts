@@ -1,6 +1,7 @@
 import { PARAM_NAMES, type ParamBody } from '../../../../contract/operator.ts';
 import { teamRuleKey, teamRuleProblem } from '../../../../contract/teamRules.ts';
 import type { ParamVersion } from '../../api/operator.ts';
+import { EMPTY, formatDay, formatFigure, formatRate } from '../../lib/format.ts';
 
 export { paramLabelKey } from '../../../../contract/labels.ts';
 
@@ -8,7 +9,7 @@ export type ParamName = ParamBody['name'];
 export { PARAM_NAMES };
 
 /** The launch day is a date; every other parameter is a plain non-negative decimal. */
-export const isDayParam = (name: ParamName): boolean => name === 'earn.360.launch_day';
+export const isDayParam = (name: string): boolean => name === 'earn.360.launch_day';
 
 /**
  * What the empty New value field shows: the parameter's own value in force, or (before it is
@@ -36,7 +37,38 @@ const EARN_EXAMPLES: Record<string, string> = {
   'earn.360.coefficient_base': '1.02',
   'earn.360.coefficient_max_days': '360',
   'earn.360.pool_output_rate': '0.01',
+  'earn.360.max_daily_rate': '0.005',
 };
+
+/** Parameters stored as decimal fractions (daily rates, the pool's output rate): shown as percentages. */
+const isRateParam = (name: string): boolean => name.endsWith('_rate');
+
+/** A stored item in the reader's format; one that is not a plain decimal as it is. */
+const shownOr = (format: (value: string) => string) => (item: string) => {
+  const shown = format(item);
+  return shown === EMPTY ? item : shown;
+};
+
+/**
+ * A parameter's stored value as holders and operators read it, item by item (team rules are
+ * lists): rates as percentages, days and other figures in the language's format.
+ */
+export function paramValueItems(name: string, value: string): string[] {
+  const items = value.split(',').map((item) => item.trim());
+  const rule = teamRuleKey(name);
+  if (rule === 'unlockTiers') {
+    return items.map((item) => {
+      const [holding = '', share = ''] = item.split(':');
+      return `${shownOr(formatFigure)(holding)}: ${shownOr(formatRate)(share)}`;
+    });
+  }
+  if (rule === 'rebateRates' || isRateParam(name)) return items.map(shownOr(formatRate));
+  if (isDayParam(name)) return items.map(formatDay);
+  return items.map(shownOr(formatFigure));
+}
+
+/** The same as one text, for messages. */
+export const formatParamValue = (name: string, value: string): string => paramValueItems(name, value).join(', ');
 
 /** What the server would refuse, checked first: the message key, or null when the value is fine. */
 export function checkParamValue(name: ParamName, value: string): string | null {

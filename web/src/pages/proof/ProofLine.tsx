@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDay } from '../../lib/format.ts';
 import { usePublishedRoot } from '../../api/proof.ts';
 
 const shortRoot = (hex: string) => `${hex.slice(0, 8)}…${hex.slice(-6)}`;
@@ -14,7 +14,7 @@ export function ProofLine() {
   return (
     <p className="proof-line">
       <Link className="text-link" to="/proof" data-testid="proof-line">
-        {t('proof.homeLine', { day: data.day, total: formatAmount(aic.total), root: shortRoot(aic.root) })} →
+        {t('proof.homeLine', { day: formatDay(data.day), total: formatAmount(aic.total), root: shortRoot(aic.root) })} →
       </Link>
     </p>
   );

@@ -2,7 +2,7 @@ import Button from 'antd-mobile/es/components/button';
 import Skeleton from 'antd-mobile/es/components/skeleton';
 import { type ChangeEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatCount, formatDateTime, formatDay } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import type { PublishedRoot } from '../../../../contract/proof.ts';
 import { ApiError } from '../../api/client.ts';
@@ -10,7 +10,6 @@ import { fetchMyProof, usePublishedRoot } from '../../api/proof.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
 import { Figure } from '../../components/Figure.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { formatDateTime } from '../../lib/time.ts';
 import { useSignedIn } from '../../session/store.ts';
 import { checkProof, type Outcome, saveJson } from './verify.ts';
 import './proof.css';
@@ -27,7 +26,7 @@ function VerdictBox({ verdict }: { verdict: Verdict }) {
         sum: formatAmount(formatUnits(verdict.sum)),
         total: formatAmount(formatUnits(verdict.total)),
         asset: verdict.asset,
-        day: verdict.day,
+        day: formatDay(verdict.day),
       })
     : t(`proof.fail.${verdict.failure}`);
   return (
@@ -45,7 +44,7 @@ function RootFigures({ root }: { root: PublishedRoot }) {
       <h3 className="proof-root__asset">{root.asset}</h3>
       <dl className="figures">
         <Figure label={t('proof.total')} value={formatAmount(root.total)} unit={root.asset} />
-        <Figure label={t('proof.holders')} value={root.holders.toLocaleString('en')} />
+        <Figure label={t('proof.holders')} value={formatCount(root.holders)} />
       </dl>
       <p className="proof-root__label">{t('proof.root')}</p>
       <code className="proof-root__hash" data-testid={`root-${root.asset}`}>

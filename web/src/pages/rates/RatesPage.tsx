@@ -5,8 +5,9 @@ import type { RateVersion } from '../../../../contract/rates.ts';
 import { useRateHistory } from '../../api/rates.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Loading } from '../../components/PagedList.tsx';
-import { paramLabelKey } from '../operator/params.ts';
+import { paramLabelKey, paramValueItems } from '../operator/params.ts';
 import { ListValue } from '../../components/ListValue.tsx';
+import { formatCount, formatDay } from '../../lib/format.ts';
 
 const STATUS_COLOR = { in_force: 'success', upcoming: 'warning', past: 'default' } as const;
 
@@ -19,7 +20,7 @@ export function RatesPage() {
     <main className="page">
       <PageHeader title={t('title.rates')} />
       <section className="card">
-        <p className="card__text">{t('rates.notice', { days: history.data?.noticeDays ?? '--' })}</p>
+        <p className="card__text">{t('rates.notice', { days: history.data ? formatCount(history.data.noticeDays) : '--' })}</p>
         <p className="card__text">{t('rates.teamNotice')}</p>
       </section>
       {history.isPending && <Loading />}
@@ -48,7 +49,7 @@ function VersionItem({ version }: { version: RateVersion }) {
     <li className="record">
       <div className="record__row">
         <span className="record__amount">
-          <ListValue value={version.value} />
+          <ListValue items={paramValueItems(version.name, version.value)} />
         </span>
         <Tag color={STATUS_COLOR[version.status]} fill="outline">
           {t(`rates.status.${version.status}`)}
@@ -56,11 +57,11 @@ function VersionItem({ version }: { version: RateVersion }) {
       </div>
       <div className="record__row">
         <span className="record__time">
-          {version.effectiveDay ? t('rates.from', { day: version.effectiveDay }) : t('rates.default')}
+          {version.effectiveDay ? t('rates.from', { day: formatDay(version.effectiveDay) }) : t('rates.default')}
         </span>
         {version.scheduledAt && (
           <time className="record__time" dateTime={version.scheduledAt}>
-            {t('rates.announced', { day: version.scheduledAt.slice(0, 10) })}
+            {t('rates.announced', { day: formatDay(version.scheduledAt.slice(0, 10)) })}
           </time>
         )}
       </div>

@@ -5,7 +5,7 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { EMPTY, formatAmount } from '../../../../contract/format.ts';
+import { EMPTY, formatAmount, formatDay } from '../../lib/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useReceiveProfit, useZeroProfit } from '../../api/team.ts';
 import { Figure } from '../../components/Figure.tsx';
@@ -60,7 +60,7 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
   };
 
   const next = data.nextUnlockDay
-    ? t('my.network.nextUnlockValue', { amount: formatAmount(data.nextUnlockAmount), day: data.nextUnlockDay })
+    ? t('my.network.nextUnlockValue', { amount: formatAmount(data.nextUnlockAmount), day: formatDay(data.nextUnlockDay) })
     : EMPTY;
   return (
     <section className="card network" aria-label={title}>

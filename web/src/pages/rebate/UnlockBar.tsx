@@ -1,12 +1,10 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatRate } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import type { ZeroProfitData } from '../../../../contract/team.ts';
 import { unlockProgress } from '../../lib/unlock.ts';
-import { ratePercent } from '../center/estimate.ts';
 
 const amount = (units: bigint) => formatAmount(formatUnits(units));
-const percentOf = (share: string) => ratePercent(share) ?? '0';
 
 /**
  * The unlock tier: what the user holds in active orders against the tiers (5,000 AIC unlocks
@@ -15,14 +13,14 @@ const percentOf = (share: string) => ratePercent(share) ?? '0';
 export function UnlockBar({ data }: { data: Pick<ZeroProfitData, 'held' | 'tiers' | 'unlockPercent' | 'lockupDays'> }) {
   const { t } = useTranslation();
   const progress = unlockProgress(data);
-  const percent = percentOf(data.unlockPercent);
+  const percent = formatRate(data.unlockPercent);
   const valueText = t('my.unlock.progress', { held: amount(progress.held), max: amount(progress.max), percent });
   return (
     <div className="unlock" role="group" aria-label={t('my.unlock.title')}>
       <div className="unlock__head">
         <h3 className="unlock__title">{t('my.unlock.title')}</h3>
         <span className="unlock__percent" data-testid="unlock-percent">
-          {percent}%
+          {percent}
         </span>
       </div>
       <div
@@ -45,14 +43,14 @@ export function UnlockBar({ data }: { data: Pick<ZeroProfitData, 'held' | 'tiers
             key={mark.percent}
             className={progress.held >= mark.holding ? 'unlock__tier unlock__tier--reached' : 'unlock__tier'}
           >
-            {t('my.unlock.tier', { percent: percentOf(mark.percent), holding: amount(mark.holding) })}
+            {t('my.unlock.tier', { percent: formatRate(mark.percent), holding: amount(mark.holding) })}
           </li>
         ))}
       </ul>
       <p className="field__note">{valueText}</p>
       <p className="field__note">
         {progress.next
-          ? t('my.unlock.next', { amount: amount(progress.next.missing), percent: percentOf(progress.next.percent) })
+          ? t('my.unlock.next', { amount: amount(progress.next.missing), percent: formatRate(progress.next.percent) })
           : t('my.unlock.top')}
       </p>
       <p className="field__note">{t('my.unlock.lockup', { days: data.lockupDays })}</p>

@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDay, formatRate } from '../../lib/format.ts';
 import type { ZeroLogData } from '../../../../contract/team.ts';
 import { useZeroLog } from '../../api/team.ts';
 import { Countdown } from '../../components/Countdown.tsx';
 import { Figure } from '../../components/Figure.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { seenAt } from '../../lib/countdown.ts';
-import { ratePercent } from '../center/estimate.ts';
 
 type Lockup = ZeroLogData['items'][number];
 
@@ -20,7 +19,7 @@ const secondsUntil = (day: string, since: number): number =>
 function Release({ lockup }: { lockup: Lockup }) {
   const { t } = useTranslation();
   if (lockup.releasedOn) {
-    return <span className="lockup__released">{t('rebate.log.released', { day: lockup.releasedOn })}</span>;
+    return <span className="lockup__released">{t('rebate.log.released', { day: formatDay(lockup.releasedOn) })}</span>;
   }
   const since = seenAt(lockup);
   const seconds = secondsUntil(lockup.unlockDay, since);
@@ -34,7 +33,7 @@ function Release({ lockup }: { lockup: Lockup }) {
 
 function LockupItem({ lockup }: { lockup: Lockup }) {
   const { t } = useTranslation();
-  const label = t('rebate.log.day', { day: lockup.day });
+  const label = t('rebate.log.day', { day: formatDay(lockup.day) });
   return (
     <li className="invitee lockup" aria-label={label}>
       <div className="order__head">
@@ -46,9 +45,9 @@ function LockupItem({ lockup }: { lockup: Lockup }) {
       <dl className="figures figures--row order__figures">
         <Figure
           label={t('rebate.log.unlockable')}
-          value={`${formatAmount(lockup.unlockable)} AIC (${ratePercent(lockup.unlockPercent) ?? '0'}%)`}
+          value={`${formatAmount(lockup.unlockable)} AIC (${formatRate(lockup.unlockPercent)})`}
         />
-        <Figure label={t('rebate.log.unlockDay')} value={<time dateTime={lockup.unlockDay}>{lockup.unlockDay}</time>} />
+        <Figure label={t('rebate.log.unlockDay')} value={<time dateTime={lockup.unlockDay}>{formatDay(lockup.unlockDay)}</time>} />
       </dl>
       <p className="lockup__status">
         <Release lockup={lockup} />

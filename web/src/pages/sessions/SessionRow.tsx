@@ -3,7 +3,7 @@ import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import type { SessionItem } from '../../../../contract/sessions.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { formatDateTime } from '../../lib/time.ts';
+import { formatDateTime } from '../../lib/format.ts';
 import { deviceLabel } from './deviceLabel.ts';
 
 /** One signed-in device: its name, this device or a Revoke button, first and last seen. */

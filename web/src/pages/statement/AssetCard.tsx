@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount } from '../../lib/format.ts';
 import type { AssetStatement } from '../../../../contract/statement.ts';
 import { Figure } from '../../components/Figure.tsx';
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount, signOf } from '../../../../contract/format.ts';
+import { signOf } from '../../../../contract/format.ts';
+import { formatAmount, formatDateTime } from '../../lib/format.ts';
 import type { Movement } from '../../../../contract/statement.ts';
-import { formatDateTime } from '../../lib/time.ts';
 
 /** One movement: type and signed amount, time and account, the balance after and the reference. */
 export function MovementItem({ movement }: { movement: Movement }) {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDay } from '../../lib/format.ts';
 import { useRewardLog } from '../../api/earn.ts';
 import { PagedList } from '../../components/PagedList.tsx';
 import { HowComputed } from '../income/HowComputed.tsx';
@@ -22,7 +22,7 @@ export function IncomeLines({ kind, label }: { kind: string; label: string }) {
           </div>
           <div className="record__row">
             <time className="record__time" dateTime={line.day}>
-              {line.day}
+              {formatDay(line.day)}
             </time>
             <HowComputed kind={line.kind} inputs={line.inputs} amount={line.amount} day={line.day} />
           </div>

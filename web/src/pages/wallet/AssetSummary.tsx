@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatFigure } from '../../../../contract/format.ts';
+import { formatAmount, formatFigure } from '../../lib/format.ts';
 import { ASSETS } from '../../../../contract/wallet.ts';
 import { useAsset } from '../../api/wallet.ts';
 import { Figure } from '../../components/Figure.tsx';

@@ -4,7 +4,7 @@ import Toast from 'antd-mobile/es/components/toast';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { assetQuery, useAsset, useTransferPage } from '../../api/wallet.ts';
@@ -72,7 +72,7 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t('wallet.confirmMove', { action: title, amount: check.amount, asset }),
+        content: t('wallet.confirmMove', { action: title, amount: formatEntered(check.amount), asset }),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });
@@ -118,9 +118,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
           {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
         </p>
         {!inbound && rules?.withdrawMinimum && (
-          <p className="field__note">{t('wallet.belowMinimum', { amount: rules.withdrawMinimum, asset })}</p>
+          <p className="field__note">{t('wallet.belowMinimum', { amount: formatFigure(rules.withdrawMinimum), asset })}</p>
         )}
-        {fee && <p className="field__note">{t('wallet.fee', { amount: fee, asset })}</p>}
+        {fee && <p className="field__note">{t('wallet.fee', { amount: formatFigure(fee), asset })}</p>}
         <div className="sheet__buttons">
           <Button block size="large" fill="outline" disabled={sending} onClick={close}>
             {t('common.cancel')}

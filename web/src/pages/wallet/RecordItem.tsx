@@ -1,9 +1,8 @@
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../../contract/format.ts';
+import { formatAmount, formatDateTime } from '../../lib/format.ts';
 import type { TransferRecord } from '../../../../contract/wallet.ts';
 import { isInbound, reasonText, STATUS_COLORS, typeLabelKey } from './moves.ts';
-import { formatDateTime } from '../../lib/time.ts';
 
 /** One wallet movement: type, signed amount, local time, status (and why it failed). */
 export function RecordItem({ record }: { record: TransferRecord }) {

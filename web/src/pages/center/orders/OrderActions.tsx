@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
 import { isActive, kindOf, renews } from '../../../../../contract/products.ts';
-import { formatAmount } from '../../../../../contract/format.ts';
+import { formatAmount } from '../../../lib/format.ts';
 import { TOAST_MS } from '../../../api/client.ts';
 import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
 

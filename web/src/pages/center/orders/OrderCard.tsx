@@ -3,11 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Order } from '../../../../../contract/earn.ts';
 import type { OrderStatus } from '../../../../../contract/products.ts';
-import { formatAmount } from '../../../../../contract/format.ts';
+import { formatAmount, formatDateTime } from '../../../lib/format.ts';
 import { Countdown } from '../../../components/Countdown.tsx';
 import { Figure } from '../../../components/Figure.tsx';
 import { seenAt } from '../../../lib/countdown.ts';
-import { formatDateTime } from '../../../lib/time.ts';
 import { OrderActions } from './OrderActions.tsx';
 import { kindOf } from '../../../../../contract/products.ts';
 
