@@ -17,11 +17,13 @@ export function withQueries<P extends object>(
 ): ComponentType<P> {
   return lazy(async () => {
     await after?.();
-    const [Component, { QueryRoot }] = await Promise.all([
+    const [Component, { QueryRoot, figuresRestored }] = await Promise.all([
       load(),
       import('./queryRoot.tsx'),
       antdTexts ? antdLocaleReady() : undefined,
     ]);
+    // The saved figures first: a screen then opens on them (offline, its only ones).
+    await figuresRestored;
     return {
       default: (props: P) => (
         <QueryRoot>

@@ -1,6 +1,7 @@
 import { Activity, lazy, type ReactNode, Suspense, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useOutlet } from 'react-router';
+import { TabBar, isTabRoot } from '../components/TabBar.tsx';
 import { useOffline } from '../lib/connectivity.ts';
 import { useUpdateReady } from '../lib/serviceWorker.ts';
 import { session, storage } from '../lib/storage.ts';
@@ -8,7 +9,6 @@ import { useSignedIn } from '../session/store.ts';
 
 // Shown only offline or with an update waiting: loaded then (the service worker keeps them).
 const AppNotices = lazy(async () => ({ default: (await import('../components/AppNotices.tsx')).AppNotices }));
-const OfflinePage = lazy(async () => ({ default: (await import('../components/AppNotices.tsx')).OfflinePage }));
 
 /**
  * Route meta (spec section 2), set on the pages in routes.tsx: the title key, and noCache for
@@ -56,11 +56,11 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
   if (cacheable) views.current.set(location.pathname, outlet);
   else views.current.delete(location.pathname);
 
-  // A screen of the holder's figures cannot show them offline: it says so instead (kept views
-  // stay mounted, hidden, and come back with the connection).
-  const offlineHere = offline && meta?.auth === true;
+  // Offline, every screen stays as it is, on the figures saved on the device (its header says
+  // from when: components/SavedFigures.tsx).
+  const tabs = isTabRoot(location.pathname);
   return (
-    <div className="app-shell">
+    <div className={tabs ? 'app-shell app-shell--tabs' : 'app-shell'}>
       {demo && (
         <p className="notice notice--demo" role="note">
           {t('demo.banner')}
@@ -71,17 +71,13 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
           <AppNotices />
         </Suspense>
       )}
-      {offlineHere && (
-        <Suspense fallback={null}>
-          <OfflinePage />
-        </Suspense>
-      )}
       {[...views.current].map(([path, view]) => (
-        <Activity key={path} mode={path === location.pathname && !offlineHere ? 'visible' : 'hidden'}>
+        <Activity key={path} mode={path === location.pathname ? 'visible' : 'hidden'}>
           {view}
         </Activity>
       ))}
-      {!cacheable && !offlineHere && outlet}
+      {!cacheable && outlet}
+      {tabs && <TabBar />}
     </div>
   );
 }

@@ -75,5 +75,11 @@ export const session = {
   },
 };
 
+/**
+ * The localStorage key of the query cache kept on the device (api/savedFigures.ts): the last
+ * figures, shown offline. Logout and forced logout remove it with the signed-in keys.
+ */
+export const SAVED_FIGURES_KEY = `${STORAGE_PREFIX}figures`;
+
 /** What logout and forced logout clear (spec section 4). */
 export const SIGNED_IN_KEYS: StorageKey[] = ['code', 'state', 'token', 'userInfo', 'userId'];

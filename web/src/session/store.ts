@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { listeners } from '../lib/listeners.ts';
-import { SIGNED_IN_KEYS, session, storage } from '../lib/storage.ts';
+import { SAVED_FIGURES_KEY, SIGNED_IN_KEYS, session, storage } from '../lib/storage.ts';
 
 /** The signed-in state is "a token is stored" (spec section 6); this makes it reactive. */
 const changes = listeners();
@@ -17,6 +17,8 @@ export const sessionStore = {
   /** Logout and forced logout clear the same keys (spec section 4). */
   clear() {
     storage.remove(...SIGNED_IN_KEYS);
+    // A shared phone: the next holder must not see this one's last figures.
+    localStorage.removeItem(SAVED_FIGURES_KEY);
     session.requireFreshLogin();
     notify();
   },

@@ -7,6 +7,8 @@ import { formatAmount } from '../../lib/format.ts';
 import { TOAST_MS } from '../../api/client.ts';
 import { useClaim } from '../../api/earn.ts';
 import { unitsOf } from '../../lib/amount.ts';
+import { OfflineReason } from '../../components/OfflineReason.tsx';
+import { useOffline } from '../../lib/connectivity.ts';
 
 /**
  * The claimable reward (360-day static earnings) and its Claim action: on the centre from the
@@ -16,6 +18,7 @@ export function RewardsCard({ rewards }: { rewards: string }) {
   const { t } = useTranslation();
   const busy = useRef(false);
   const { send, sending } = useClaim();
+  const offline = useOffline();
   const claimable = unitsOf(rewards) ?? 0n;
 
   const claim = async () => {
@@ -56,11 +59,12 @@ export function RewardsCard({ rewards }: { rewards: string }) {
         color="primary"
         size="middle"
         loading={sending}
-        disabled={sending || claimable <= 0n}
+        disabled={sending || offline || claimable <= 0n}
         onClick={() => void claim()}
       >
         {t('earn.rewards.claim')}
       </Button>
+      <OfflineReason />
     </section>
   );
 }

@@ -14,6 +14,8 @@ import { BindStep } from './BindStep.tsx';
 import { Preview } from './Preview.tsx';
 import { checkSubscription, maxSubscription, subscriptionFigures } from './subscribe.ts';
 import { AmountField } from '../../components/AmountField.tsx';
+import { OfflineReason } from '../../components/OfflineReason.tsx';
+import { useOffline } from '../../lib/connectivity.ts';
 
 /**
  * The subscribe form of one product: quantity with Max, the limits (available, quota left,
@@ -41,6 +43,7 @@ export function SubscribeForm({
   const [autoRenew, setAutoRenew] = useState(false);
   const busy = useRef(false);
   const { send, sending } = useBuy();
+  const offline = useOffline();
   const name = t(`product.${product}.name`);
   // A refusal about a figure (the balance, the quota) goes when that figure changes: a move
   // elsewhere may have made the amount fine.
@@ -122,9 +125,10 @@ export function SubscribeForm({
               </p>
             </div>
           )}
-          <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
+          <Button className="form-submit" block size="large" color="primary" loading={sending} disabled={sending || offline} onClick={() => void submit()}>
             {t('earn.subscribe')}
           </Button>
+          <OfflineReason />
         </>
       )}
     </section>

@@ -33,7 +33,7 @@ export function HomePage() {
   const [languageOpen, setLanguageOpen] = useState(false);
   // Once opened it stays mounted, so its closing animation can run.
   const [panelWanted, setPanelWanted] = useState(false);
-  const { signedIn, startAuthorisation, logout } = useSession();
+  const { signedIn, startAuthorisation } = useSession();
   const phase = useStartup();
   const languageName = LANGUAGES.find((l) => l.key === language)?.name ?? '';
 
@@ -88,11 +88,6 @@ export function HomePage() {
               {t('wallet.entry')}
             </LightButton>
           </div>
-        )}
-        {signedIn && (
-          <LightButton fill="outline" onClick={() => void logout()}>
-            {t('common.logout')}
-          </LightButton>
         )}
         {/* Last, as is the proof line: they appear once their answers arrive and move nothing. */}
         {signedIn && phase === 'ready' && (

@@ -12,6 +12,7 @@ import { NetworkIncomeCard } from '../rebate/NetworkIncomeCard.tsx';
 import { AccountLinks } from '../sessions/AccountLinks.tsx';
 import { CodesCard } from './CodesCard.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
+import { LogoutButton } from './LogoutButton.tsx';
 import { ProfileCard } from './ProfileCard.tsx';
 import { PushCard } from './PushCard.tsx';
 import { ShareCard } from './ShareCard.tsx';
@@ -37,12 +38,12 @@ function ReinvestEntry() {
 /**
  * My: who the user is (level, effective), the invitation codes and the link to share, earnings
  * and their claims, network income, the way to reinvestment, notifications on this device (Web
- * Push, opt-in), and the team with its records.
+ * Push, opt-in), the team with its records, and Log out at the bottom.
  */
 export function MyPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { data: user, isPending, isError, refetch } = useUserInfo();
+  const { data: user, isPending, refetch } = useUserInfo();
 
   const refresh = async () => {
     await Promise.all(
@@ -52,7 +53,7 @@ export function MyPage() {
 
   let body: ReactNode;
   if (isPending) body = <Skeleton.Paragraph lineCount={8} animated className="card" />;
-  else if (isError || !user) {
+  else if (!user) {
     body = (
       <LoadFailed message={t('my.loadFailed')} onRetry={() => void refetch()} />
     );
@@ -77,7 +78,10 @@ export function MyPage() {
   return (
     <main className="page page--my">
       <PageHeader title={t('title.my')} right={<Bell />} />
-      <PullToRefresh onRefresh={refresh}>{body}</PullToRefresh>
+      <PullToRefresh onRefresh={refresh}>
+        {body}
+        <LogoutButton />
+      </PullToRefresh>
     </main>
   );
 }
