@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { phonePage } from './support/browser.ts';
 import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
+import { waitForSaved } from './support/savedFigures.ts';
 import type { RunningServer } from './support/server.ts';
 
 type Manifest = {
@@ -17,14 +18,14 @@ type Manifest = {
 /**
  * Installable and usable offline: the manifest a phone installs the app from, and a service
  * worker that serves the app shell when the server is gone, without ever keeping an /api answer;
- * a screen of the holder's figures then says it is offline, in the holder's language.
+ * a screen of the holder's figures then shows the last ones saved on the device, and from when.
  */
 describe('installable app that opens offline', () => {
   let server: RunningServer;
   let browser: Browser;
   journey({}, (run) => ({ server, browser } = run));
 
-  it('has a manifest, and with the server stopped the shell opens and the wallet says it is offline', async () => {
+  it('has a manifest, and with the server stopped the shell opens and the wallet shows its last figures', async () => {
     const { page } = await phonePage(browser, 'en-US');
     await signInThroughExchange(page, server.baseUrl, { create: 'Offline Olive' });
     await page.getByTestId('total-amount').waitFor();
@@ -46,12 +47,15 @@ describe('installable app that opens offline', () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await page.goto(`${server.baseUrl}/#/wallet`);
     await page.getByTestId('wallet-total').waitFor();
+    const total = await page.getByTestId('wallet-total').textContent();
+    await waitForSaved(page, ['["wallet","asset"]']);
 
     await server.stop();
     await page.reload();
-    await page.getByTestId('offline-page').waitFor({ timeout: 15_000 });
-    await page.getByText('You are offline').waitFor();
-    await page.getByText('Offline: figures may be out of date').waitFor();
+    await page.getByText('Offline: figures may be out of date').waitFor({ timeout: 15_000 });
+    await page.getByRole('heading', { level: 1, name: 'Asset wallet' }).waitFor();
+    expect(await page.getByTestId('wallet-total').textContent()).toBe(total);
+    await page.getByTestId('saved-figures').getByText(/^Figures from /).waitFor();
     await page.goto(`${server.baseUrl}/#/home`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBeTruthy();

@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
+import { MyPage } from './pages/MyPage.ts';
+import { TabBar } from './pages/TabBar.ts';
 import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
 import { journey } from './support/journey.ts';
@@ -101,11 +103,12 @@ describe('answers and their messages at 390x844', () => {
     await exchange.waitFor();
     expect((await reauthorised) - (await refused)).toBeGreaterThanOrEqual(900);
 
-    // Logout: its message, then after 1 s authorisation again.
+    // Logout (under My): its message, then after 1 s authorisation again.
     await exchange.pickAccount('Mia');
+    await new TabBar(page).open('My');
     const loggedOut = page.waitForResponse('**/api/logout').then(() => Date.now());
     reauthorised = page.waitForRequest('**/api/authorPage**').then(() => Date.now());
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await new MyPage(page, server.baseUrl).logoutButton.click();
     await page.getByText('Logged out successfully, re-authorizing').waitFor();
     await exchange.waitFor();
     expect((await reauthorised) - (await loggedOut)).toBeGreaterThanOrEqual(900);

@@ -193,8 +193,8 @@ describe('operator console at 390x844', () => {
     const home = new HomePage(olga.page, server.baseUrl);
     await home.goto();
     await home.languageButton('English').click();
-    await olga.page.getByRole('navigation').getByRole('button', { name: '简体中文', exact: true }).click();
-    await olga.page.getByRole('navigation').waitFor({ state: 'hidden' });
+    await home.languagePanel.getByRole('button', { name: '简体中文', exact: true }).click();
+    await home.languagePanel.waitFor({ state: 'hidden' });
     await olga.page.screenshot({ path: '/tmp/operator-home-zh-cn.png', fullPage: true });
     await olga.page.getByRole('button', { name: '运营控制台', exact: true }).click();
     await olga.page.getByRole('heading', { level: 1, name: '运营控制台' }).waitFor();

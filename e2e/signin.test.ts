@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
 import { HomePage } from './pages/HomePage.ts';
+import { MyPage } from './pages/MyPage.ts';
+import { TabBar } from './pages/TabBar.ts';
 import { phonePage } from './support/browser.ts';
 import { storedCookie } from './support/flows.ts';
 import { journey } from './support/journey.ts';
@@ -34,10 +36,10 @@ describe('sign-in through the exchange at 390x844', () => {
     await home.mainButton('Start earning').click();
     await new CenterPage(page).tab('Current').waitFor();
     expect(page.url()).toContain('#/center');
-    await new CenterPage(page).back();
 
-    // Logout: toast, storage cleared, and after 1 s back to the exchange.
-    await page.getByRole('button', { name: 'Log out' }).click();
+    // Logout, under My: toast, storage cleared, and after 1 s back to the exchange.
+    await new TabBar(page).open('My');
+    await new MyPage(page, server.baseUrl).logoutButton.click();
     await page.getByText('Logged out successfully, re-authorizing').waitFor();
     expect(await storedCookie(page, 'token')).toBeUndefined();
     await exchange.waitFor();

@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
+import { TabBar } from './pages/TabBar.ts';
 import { phonePage } from './support/browser.ts';
 import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
@@ -25,7 +26,7 @@ describe('walking skeleton journey at 390x844', () => {
     const panelBox = await page.locator('.lang-panel').boundingBox();
     expect(Math.round(panelBox?.width ?? 0)).toBe(Math.round(390 * 0.34));
     expect(await home.currentLanguageInPanel().textContent()).toBe('简体中文');
-    await page.getByRole('navigation').getByRole('button', { name: 'English', exact: true }).click();
+    await home.languagePanel.getByRole('button', { name: 'English', exact: true }).click();
     await home.languageButton('English').waitFor();
     await expect.poll(() => page.title()).toBe('Home - AIC Earn');
     expect(await home.headline.textContent()).toBe('Earn on your AIC');
@@ -35,7 +36,7 @@ describe('walking skeleton journey at 390x844', () => {
     const center = new CenterPage(page);
     await center.tab('30 days').click();
     await expect.poll(() => page.title()).toBe('Earn coins - AIC Earn');
-    await center.back();
+    await new TabBar(page).open('Home');
     await home.headline.waitFor();
     expect(page.url()).toContain('#/home');
     await home.mainButton('Start earning').click();

@@ -3,6 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CenterPage } from './pages/CenterPage.ts';
 import { ExchangeSignInPage } from './pages/ExchangeSignInPage.ts';
+import { MyPage } from './pages/MyPage.ts';
+import { TabBar } from './pages/TabBar.ts';
 import { WalletPage } from './pages/WalletPage.ts';
 import { phonePage } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
@@ -160,8 +162,9 @@ describe('asset wallet at 390x844', () => {
     await wallet.filterForm.getByRole('button', { name: 'Confirm', exact: true }).click();
     await expect.poll(() => wallet.records.getByRole('listitem').count()).toBe(2);
 
-    // Logout at the bottom of the wallet: storage cleared, then back to the exchange.
-    await wallet.logoutButton.click();
+    // Logout, at the bottom of My (from the wallet by the tab bar): storage cleared, then back to the exchange.
+    await new TabBar(page).open('My');
+    await new MyPage(page, server.baseUrl).logoutButton.click();
     await page.getByText('Logged out successfully, re-authorizing').waitFor();
     expect(await storedCookie(page, 'token')).toBeUndefined();
     await new ExchangeSignInPage(page).waitFor();

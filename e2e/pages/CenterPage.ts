@@ -11,8 +11,4 @@ export class CenterPage {
   async selectedTab(): Promise<string> {
     return (await this.page.getByRole('tab', { selected: true }).textContent()) ?? '';
   }
-
-  async back(): Promise<void> {
-    await this.page.locator('.adm-nav-bar-back').filter({ visible: true }).click();
-  }
 }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 
-/** The home screen: dashboard, language panel, main and logout buttons. */
+/** The home screen: dashboard, language panel, main buttons (logout is under My). */
 export class HomePage {
   constructor(
     readonly page: Page,
@@ -27,13 +27,17 @@ export class HomePage {
 
   async chooseLanguage(currentName: string, targetName: string): Promise<void> {
     await this.languageButton(currentName).click();
-    const panel = this.page.getByRole('navigation');
-    await panel.getByRole('button', { name: targetName, exact: true }).click();
+    await this.languagePanel.getByRole('button', { name: targetName, exact: true }).click();
     await this.languageButton(targetName).waitFor();
   }
 
+  /** The side panel's list of languages (a navigation, as the tab bar is: found by its class). */
+  get languagePanel() {
+    return this.page.locator('.lang-panel').getByRole('navigation');
+  }
+
   currentLanguageInPanel() {
-    return this.page.getByRole('navigation').locator('[aria-current="true"]');
+    return this.languagePanel.locator('[aria-current="true"]');
   }
 
   mainButton(label: string) {

@@ -155,6 +155,11 @@ export class MyPage {
     return this.page.getByRole('region', { name: section }).getByText('No more', { exact: true });
   }
 
+  /** Log out, at the bottom of My. */
+  get logoutButton() {
+    return this.page.getByRole('button', { name: 'Log out', exact: true });
+  }
+
   async openRebate(): Promise<void> {
     await this.network.getByRole('link', { name: /^Rebate details/ }).click();
     await this.page.getByRole('heading', { level: 1, name: 'Rebate', exact: true }).waitFor();

@@ -156,8 +156,4 @@ export class WalletPage {
     await touch('touchEnd');
     await cdp.detach();
   }
-
-  get logoutButton() {
-    return this.page.getByRole('button', { name: 'Log out' });
-  }
 }
