@@ -33,11 +33,22 @@ export function recomputeIncome(kind: IncomeKind, inputs: IncomeInputs): bigint 
       return mulRate(big(inputs, 'holding'), rate(inputs, 'rate'));
     case 'static': {
       const totalPower = big(inputs, 'totalPower');
-      return totalPower === 0n ? 0n : (big(inputs, 'output') * big(inputs, 'power')) / totalPower;
+      const share = totalPower === 0n ? 0n : (big(inputs, 'output') * big(inputs, 'power')) / totalPower;
+      const cap = staticCap(inputs);
+      return cap !== null && cap < share ? cap : share;
     }
     case 'rebate':
       return mulRate(big(inputs, 'source'), rate(inputs, 'rate'));
   }
+}
+
+/**
+ * The most a 360-day line may pay: the order's principal × the day's maximum daily rate. Null
+ * for a line settled before the cap existed, whose inputs name neither.
+ */
+export function staticCap(inputs: IncomeInputs): bigint | null {
+  if (inputs.maxRate == null && inputs.principal == null) return null;
+  return mulRate(big(inputs, 'principal'), rate(inputs, 'maxRate'));
 }
 
 /** The day's output of the supercomputing pool: its balance × the output rate. */
@@ -56,7 +67,7 @@ export function coefficientOf(base: string, days: number): bigint {
  * A line as a formula with its numbers, for people: the message key naming the formula and
  * the expression with the values put in ("1000 × 0.003 = 3").
  */
-export type IncomeExplanation = { key: `income.formula.${IncomeKind}`; expression: string; values: Record<string, string> };
+export type IncomeExplanation = { key: `income.formula.${IncomeKind | 'staticCapped'}`; expression: string; values: Record<string, string> };
 
 export function explainIncome(kind: IncomeKind, inputs: IncomeInputs, amount: string): IncomeExplanation {
   const units = (name: string) => formatUnits(big(inputs, name));
@@ -70,10 +81,14 @@ export function explainIncome(kind: IncomeKind, inputs: IncomeInputs, amount: st
     case 'static': {
       // c is kept as an integer of 1e-8, the same scale as amounts.
       const c = inputs.coefficient === undefined ? '' : formatUnits(big(inputs, 'coefficient'));
+      const values = { output: units('output'), power: units('power'), totalPower: units('totalPower'), coefficient: c, reinvest: text('reinvest') };
+      const share = `${units('output')} × ${units('power')} ÷ ${units('totalPower')}`;
+      if (staticCap(inputs) === null) return { key, values, expression: `${share} = ${amount}` };
+      const cap = `${units('principal')} × ${text('maxRate')}`;
       return {
-        key,
-        values: { output: units('output'), power: units('power'), totalPower: units('totalPower'), coefficient: c, reinvest: text('reinvest') },
-        expression: `${units('output')} × ${units('power')} ÷ ${units('totalPower')} = ${amount}`,
+        key: 'income.formula.staticCapped',
+        values: { ...values, principal: units('principal'), maxRate: text('maxRate') },
+        expression: `min(${share}, ${cap}) = ${amount}`,
       };
     }
     case 'rebate':

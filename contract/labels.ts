@@ -20,6 +20,7 @@ const PARAM_LABELS: Record<string, string> = {
   'earn.360.launch_day': 'launchDay',
   'earn.360.coefficient_max_days': 'coefficientMaxDays',
   'earn.360.pool_output_rate': 'poolOutputRate',
+  'earn.360.max_daily_rate': 'poolMaxDailyRate',
   'team.rebate_rates': 'rebateRates',
   'team.level_thresholds': 'levelThresholds',
   'team.effective_minimum': 'effectiveMinimum',

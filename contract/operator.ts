@@ -48,6 +48,7 @@ export const PARAM_NAMES: readonly string[] = [
   'earn.360.launch_day',
   'earn.360.coefficient_max_days',
   'earn.360.pool_output_rate',
+  'earn.360.max_daily_rate',
   'team.rebate_rates',
   'team.level_thresholds',
   'team.effective_minimum',

@@ -73,7 +73,7 @@ export const PRODUCT_REGISTRY = {
     cycleHours: null,
     rateParam: null,
     defaultDailyRate: null,
-    termParams: ['earn.360.pool_output_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
+    termParams: ['earn.360.pool_output_rate', 'earn.360.max_daily_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
     incomeKind: 'static',
     statuses: [...RUNNING, 'reinvested', 'ended'],
   },

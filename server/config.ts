@@ -138,6 +138,8 @@ export type EarnDefaults = {
   launchDay: string;
   coefficientMaxDays: string;
   poolDailyOutputRate: string;
+  /** The most a 360-day order's static earning may be in a day, as a share of its principal. */
+  poolMaxDailyRate: string;
   /** Each rate-earning product's daily rate (the registry's products; `EARN_<PRODUCT>_DAILY_RATE`). */
   dailyRates: Partial<Record<Product, string>>;
 };
@@ -498,6 +500,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       launchDay: envDay(env, 'LAUNCH_DAY', '2026-11-01'),
       coefficientMaxDays: String(envInt(env, 'COEFFICIENT_MAX_DAYS', 360)),
       poolDailyOutputRate: envDecimal(env, 'POOL_DAILY_OUTPUT_RATE', '0.01'),
+      poolMaxDailyRate: envDecimal(env, 'POOL_MAX_DAILY_RATE', '0.005'),
       dailyRates: Object.fromEntries(
         DAILY_RATE_PARAMS.map(({ product }) => [
           product,

@@ -18,6 +18,7 @@ export type EarnParams = {
   launchDay: string;
   coefficientMaxDays: number;
   poolDailyOutputRate: string;
+  poolMaxDailyRate: string;
   /** For each value, the day its version took effect; null for the configured default. */
   versions: Record<Term, string | null>;
   /** Each rate-earning product's daily rate in force, and the day its version took effect. */
@@ -35,6 +36,7 @@ export const EARN_PARAM_NAMES = {
   launchDay: 'earn.360.launch_day',
   coefficientMaxDays: 'earn.360.coefficient_max_days',
   poolDailyOutputRate: 'earn.360.pool_output_rate',
+  poolMaxDailyRate: 'earn.360.max_daily_rate',
 } as const satisfies Record<Term, string>;
 
 const units = (text: string): bigint => {
@@ -75,6 +77,7 @@ export async function earnParams(db: Db | Transaction<Database>, defaults: EarnD
     launchDay: raw.launchDay,
     coefficientMaxDays: Number.parseInt(raw.coefficientMaxDays, 10),
     poolDailyOutputRate: raw.poolDailyOutputRate,
+    poolMaxDailyRate: raw.poolMaxDailyRate,
     versions,
     dailyRates,
   };

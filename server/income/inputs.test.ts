@@ -51,9 +51,11 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
       poolBalance: pool.toString(),
       outputRate: params.poolDailyOutputRate,
       outputRateFrom: params.versions.poolDailyOutputRate,
+      maxRate: params.poolMaxDailyRate,
+      maxRateFrom: params.versions.poolMaxDailyRate,
     });
     const { rows } = await sql<{ id: string; inputs: unknown }>`
-      select id::text, ${figures}::jsonb || jsonb_build_object('power', power::text, 'reinvest', reinvest) as inputs
+      select id::text, ${figures}::jsonb || jsonb_build_object('power', power::text, 'reinvest', reinvest, 'principal', principal::text) as inputs
       from orders where ${active}`.execute(t.ctx.db);
     return new Map(rows.map((r) => [r.id, r.inputs]));
   }

@@ -5,13 +5,14 @@ import type { IncomeInputs, IncomeKind } from '../../contract/income.ts';
  * The columns a line of each kind keeps what it was computed from in, as a step's candidates name
  * them: plain columns rather than a jsonb per line, which cost about twice as much to build and
  * write (migrations 0027 and 0028). A fixed, current or rebate line keeps the amount its rate was
- * applied to (`source`) and the rate; a static line its order's power and reinvestment, the day's
- * shared figures being the day's (`settlement_days.static_inputs`).
+ * applied to (`source`) and the rate; a static line its order's power, reinvestment and principal
+ * (`source`, which the day's cap applies to), the day's shared figures being the day's
+ * (`settlement_days.static_inputs`).
  */
 export const LINE_COLUMNS = {
   fixed: ['source', 'rate', 'rate_from'],
   current: ['source', 'rate', 'rate_from', 'cycle'],
-  static: ['power', 'reinvest'],
+  static: ['power', 'reinvest', 'source'],
   rebate: ['source', 'rate', 'generation', 'level', 'earner', 'branch'],
 } as const satisfies Record<IncomeKind, readonly string[]>;
 
@@ -29,7 +30,8 @@ export const lineInputs = (line: string) => {
     when 'current' then jsonb_build_object('holding', ${c('source')}::text, 'rate', ${c('rate')}, 'cycle', ${c('cycle')},
       'rateFrom', ${c('rate_from')})
     when 'static' then (select d.static_inputs from settlement_days d where d.day = ${c('day')})
-      || jsonb_build_object('power', ${c('power')}::text, 'reinvest', ${c('reinvest')})
+      || jsonb_strip_nulls(jsonb_build_object('power', ${c('power')}::text, 'reinvest', ${c('reinvest')},
+        'principal', ${c('source')}::text))
     when 'rebate' then jsonb_build_object('generation', ${c('generation')}, 'level', ${c('level')},
       'source', ${c('source')}::text, 'rate', ${c('rate')}, 'earner', ${c('earner')}::text, 'branch', ${c('branch')}::text)
     end)`;

@@ -110,6 +110,8 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
       otherPower: fc.bigInt({ min: 0n, max: 10n ** 15n }),
       coefficient: fc.bigInt({ min: 0n, max: 3n * 10n ** 8n }),
       multiplier: fc.bigInt({ min: 1n, max: 5n }),
+      // A cap that binds some shares, all, or none.
+      maxRate: fc.constantFrom('0.005', '0.00000001', '1000'),
     }),
   );
 
@@ -129,6 +131,7 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
                     totalPower: 1n + which.otherPower + orders.reduce((sum, o) => sum + o.power, 0n),
                     coefficient: which.coefficient.toString(),
                     multiplier: which.multiplier,
+                    maxRate: which.maxRate,
                   },
                   ASOF,
                 );

@@ -145,20 +145,26 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
     poolBalance: poolBalance?.toString() ?? null,
     outputRate: params.poolDailyOutputRate,
     outputRateFrom: params.versions.poolDailyOutputRate,
+    maxRate: params.poolMaxDailyRate,
+    maxRateFrom: params.versions.poolMaxDailyRate,
   });
   await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
-  return payIncome(trx, staticStep(day, { output, totalPower, coefficient: c, multiplier: params.powerMultiplier }, now));
+  const figures = { output, totalPower, coefficient: c, multiplier: params.powerMultiplier, maxRate: params.poolMaxDailyRate };
+  return payIncome(trx, staticStep(day, figures, now));
 }
 
 /**
- * The pool's output shared by power (`figures` of the day); a reinvested share adds to the
- * order's principal, and to its power times the multiplier and the day's coefficient.
+ * The pool's output shared by power (`figures` of the day), each share at most the order's
+ * principal × the maximum daily rate: what the cap holds back is never paid, so it stays in the
+ * pool. A reinvested share adds to the order's principal, and to its power times the multiplier
+ * and the day's coefficient.
  */
 export function staticStep(
   day: string,
-  figures: { output: bigint; totalPower: bigint; coefficient: string; multiplier: bigint },
+  figures: { output: bigint; totalPower: bigint; coefficient: string; multiplier: bigint; maxRate: string },
   now: Date,
 ): IncomeStep {
+  const cap = parseRate(figures.maxRate);
   const reinvested = (o: OrderColumns, value: RawBuilder<unknown>) => sql`case when ${o.reinvest} then ${value} else 0 end`;
   return {
     day,
@@ -167,12 +173,14 @@ export function staticStep(
     at: now,
     orders: {
       where: runningOn('pool', day),
-      amount: (o) => sql`div(${figures.output.toString()}::numeric * ${o.power}, ${figures.totalPower.toString()}::numeric)::bigint`,
+      amount: (o) =>
+        sql`least(div(${figures.output.toString()}::numeric * ${o.power}, ${figures.totalPower.toString()}::numeric),
+          div(${o.principal}::numeric * ${cap.numerator.toString()}, ${cap.denominator.toString()}::numeric))::bigint`,
       dest: (o) => sql`case when ${o.reinvest} then 'earning' else 'rewards' end`,
       principalAdd: (amount, o) => reinvested(o, amount),
       powerAdd: (amount, o) =>
         reinvested(o, sql`div(${figures.multiplier.toString()}::numeric * ${amount} * ${figures.coefficient}::numeric, 100000000)::bigint`),
-      inputs: (o) => sql`${o.power} as power, ${o.reinvest} as reinvest`,
+      inputs: (o) => sql`${o.power} as power, ${o.reinvest} as reinvest, ${o.principal} as source`,
     },
   };
 }

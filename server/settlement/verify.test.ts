@@ -45,6 +45,7 @@ describe.each(DATABASES)('income verifier on %s', (kind) => {
     await setParam(t.ctx.db, PRODUCT_REGISTRY.fixed30.rateParam, '2026-11-10', '0.0037');
     await setParam(t.ctx.db, PRODUCT_REGISTRY.current.rateParam, '2026-11-15', '0.00123');
     await setParam(t.ctx.db, EARN_PARAM_NAMES.poolDailyOutputRate, '2026-11-20', '0.0117');
+    await setParam(t.ctx.db, EARN_PARAM_NAMES.poolMaxDailyRate, '2026-11-12', '0.0123');
     for (let day = 0; day < 31; day++) {
       t.ctx.clock.advance(DAY_MS);
       if (day === 11) await buy('bob', 'fixed30', '1234.56789');

@@ -53,7 +53,7 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
     return version ? { value: version.value, from: version.effectiveDay } : { value: configured, from: null };
   };
   const param = (key: keyof typeof EARN_PARAM_NAMES) => inForce(EARN_PARAM_NAMES[key], config.earn[key]);
-  const rates = { output: await param('poolDailyOutputRate') };
+  const rates = { output: await param('poolDailyOutputRate'), maxRate: await param('poolMaxDailyRate') };
   // Each product's daily rate in force, by the parameter its registry entry names.
   const dailyRates = new Map<Product, Promise<InForce | null>>();
   const dailyRateIn = async (product: Product): Promise<InForce | null> => {
@@ -119,6 +119,8 @@ export async function verifyDay(db: Db, config: Config, day: string): Promise<Ve
       const output = recomputePoolOutput(line.inputs);
       if (output.toString() !== line.inputs.output) problem(`${where(line)}: output ${line.inputs.output}, recomputed ${output}`);
     }
+    // Lines settled before the cap existed name no maximum rate; the others the one in force.
+    if (line.inputs.maxRate != null) checkRate(line, rates.maxRate, 'maxRate', 'maxRateFrom');
   };
 
   // Static lines first: the rebates of the day are shares of them.
