@@ -66,7 +66,7 @@ describe('fresh figures after moving money, at 390x844', () => {
     await earn.formError('Current').waitFor({ state: 'detached' });
     expect(await earn.amountInput('Current').inputValue()).toBe('500');
     await earn.submit('Current');
-    expect(await text(earn.confirmDialog)).toContain('Subscribe 500 AIC to Current?');
+    expect(await text(earn.confirmDialog)).toContain('Subscribe 500.00 AIC to Current?');
     await earn.confirm();
     await page.getByText('Subscription successful').waitFor();
     await expect.poll(available).toBe('Available: 200.00 AIC');
@@ -79,7 +79,7 @@ describe('fresh figures after moving money, at 390x844', () => {
     const reread = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/product/info');
     await earn.submit('Current');
     await reread;
-    expect(await text(earn.confirmDialog)).toContain('Subscribe 1000 AIC to Current?');
+    expect(await text(earn.confirmDialog)).toContain('Subscribe 1,000.00 AIC to Current?');
     await earn.formError('Current').waitFor({ state: 'detached' });
     await earn.confirm();
     await page.getByText('Subscription successful').waitFor();

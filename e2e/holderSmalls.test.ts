@@ -78,7 +78,7 @@ describe('small things a holder meets (issue 44, point 10) at 390x844', () => {
     // A subscription says it was subscribed.
     await earn.amountInput('Current').waitFor();
     await earn.submit('Current', '100');
-    expect(await text(earn.confirmDialog)).toContain('Subscribe 100 AIC to Current?');
+    expect(await text(earn.confirmDialog)).toContain('Subscribe 100.00 AIC to Current?');
     await earn.confirm();
     await page.getByText('Subscription successful').waitFor();
     expect(await page.getByText('Payment successful').count()).toBe(0);

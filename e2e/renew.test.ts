@@ -33,7 +33,7 @@ describe('auto-renew of a 30-day order at 390x844', () => {
     await earn.amountInput('30 days').fill('1000');
     await page.screenshot({ path: '/tmp/renew-subscribe.png' });
     await earn.submit('30 days');
-    expect(await text(earn.confirmDialog)).toContain('Subscribe 1000 AIC to 30 days? At maturity it renews itself.');
+    expect(await text(earn.confirmDialog)).toContain('Subscribe 1,000.00 AIC to 30 days? At maturity it renews itself.');
     await earn.confirm();
     await page.getByText('Subscription successful').waitFor();
     const [bought] = (await api<OrderListData>('/api/user/product-list?product=fixed30', token)).items as [Order];

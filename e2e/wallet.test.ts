@@ -75,7 +75,7 @@ describe('asset wallet at 390x844', () => {
       await route.abort('connectionreset');
     });
     await wallet.submit('Transfer in', '500');
-    expect(await text(wallet.confirmDialog)).toContain('Transfer in 500 AIC?');
+    expect(await text(wallet.confirmDialog)).toContain('Transfer in 500.00 AIC?');
     await wallet.confirm();
     await page.getByText('Network connection failure').waitFor();
     await wallet.submit('Transfer in');
@@ -97,7 +97,7 @@ describe('asset wallet at 390x844', () => {
     expect(await text(wallet.formError('Withdraw'))).toBe('Insufficient balance');
     expect(sent).toHaveLength(2);
     await wallet.submit('Withdraw', '200');
-    expect(await text(wallet.confirmDialog)).toContain('Withdraw 200 AIC?');
+    expect(await text(wallet.confirmDialog)).toContain('Withdraw 200.00 AIC?');
     await wallet.confirm();
     await page.getByText('Submitted for review').waitFor();
     await wallet.form('Withdraw').waitFor({ state: 'hidden' });
