@@ -3,6 +3,18 @@ import { AmountString } from './envelope.ts';
 import { OrderStatus, Product } from './products.ts';
 import { UpcomingChange } from './rates.ts';
 
+/**
+ * A term's dates (30-day, 360-day), UTC days: interest starts on the value date, the order
+ * matures at the start of the maturity date, and the principal returns to the wallet that day
+ * (a 30-day order as it becomes redeemable, a 360-day one by itself). server/earn/termDates.ts.
+ */
+export const TermDates = Type.Object({
+  valueDay: Type.String({ description: 'YYYY-MM-DD (UTC): the first day that earns' }),
+  maturesDay: Type.String({ description: 'YYYY-MM-DD (UTC): matures at 00:00 UTC of this day' }),
+  principalReturnDay: Type.String({ description: 'YYYY-MM-DD (UTC): the day the principal is back in the wallet' }),
+});
+export type TermDates = Static<typeof TermDates>;
+
 /** GET /api/product/info: the three products and what the user may still buy today. */
 const ProductCard = Type.Object({
   product: Product,
@@ -28,6 +40,8 @@ export const ProductInfoData = Type.Object({
   available: AmountString,
   /** Claimable rewards (360-day static earnings and unlocked rebates), AIC. */
   rewards: AmountString,
+  /** The dates a term bought now would have, per termed product (30-day, 360-day). */
+  termDates: Type.Array(Type.Object({ product: Product, dates: TermDates })),
 });
 export type ProductInfoData = Static<typeof ProductInfoData>;
 
@@ -60,9 +74,12 @@ export const Order = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   startDay: Type.String(),
   maturesDay: Type.Union([Type.String(), Type.Null()]),
+  /** The whole days of `countdownSeconds` (contract/countdown.ts): what the countdown shows as days. */
   remainingDays: Type.Union([Type.Integer(), Type.Null()]),
   /** Seconds until it can be redeemed (fixed terms) or until the current cycle ends. */
   countdownSeconds: Type.Union([Type.Integer(), Type.Null()]),
+  /** A term's value date, maturity date and principal return day; null for current. */
+  dates: Type.Union([TermDates, Type.Null()]),
   power: Type.Union([AmountString, Type.Null()]),
   coefficient: Type.Union([Type.String(), Type.Null()]),
 });

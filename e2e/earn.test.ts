@@ -86,7 +86,7 @@ describe('earn products at 390x844', () => {
     const keys = recordPostKeys(page, '/api/product/buy');
     await loseFirstAnswer(page, '**/api/product/buy');
     await earn.submit('Current');
-    expect(await text(earn.confirmDialog)).toContain('Subscribe 1000 AIC to Current?');
+    expect(await text(earn.confirmDialog)).toContain('Subscribe 1,000.00 AIC to Current?');
     await earn.confirm();
     await page.getByText('Network connection failure').waitFor();
     await earn.submit('Current');
@@ -131,7 +131,8 @@ describe('earn products at 390x844', () => {
     const long = earn.order('360 days');
     expect(await text(earn.orderStatus(current))).toBe('In progress');
     expect(await text(earn.orderStatus(fixed))).toBe('Confirming');
-    expect(await text(earn.orderFigure(fixed, 'Remaining days'))).toBe('31 days');
+    // Remaining days are the countdown's whole days: 30 and some hours to the maturity date.
+    expect(await text(earn.orderFigure(fixed, 'Remaining days'))).toBe('30 days');
     expect(await text(earn.orderFigure(current, 'Redeemable'))).toBe('1,000.00 AIC');
     // The redemption countdown ticks each second.
     const before = await text(earn.orderFigure(fixed, 'Redemption countdown'));
@@ -157,13 +158,13 @@ describe('earn products at 390x844', () => {
     await screenshot(page, 'center-orders');
 
     // 29 days later (sessions last 30 days of server time, so Hana's still works): the 30-day
-    // order has accrued 28 days (it started the day after purchase) and has 2 days to go.
+    // order has accrued 28 days (it started the day after purchase) and matures in 1 day and some hours.
     await advance(29, operatorToken);
     await page.reload();
     await earn.heading.waitFor();
     await expect.poll(() => text(earn.orderStatus(fixed))).toBe('In progress');
     expect(await text(earn.orderFigure(fixed, 'Income'))).toBe('84.00 AIC');
-    expect(await text(earn.orderFigure(fixed, 'Remaining days'))).toBe('2 days');
+    expect(await text(earn.orderFigure(fixed, 'Remaining days'))).toBe('1 day');
     expect(await text(earn.orderFigure(current, 'Income'))).toBe(`${shown(currentIncome(1000n * UNIT, 29))} AIC`);
 
     // Two more days: the 30-day term is over. Hana's session (30 days) has expired, so the next

@@ -3,9 +3,10 @@ import type { Order, OrderListQuery } from '../../contract/earn.ts';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
-import { DAY_MS, utcDay } from '../platform/clock.ts';
-import { daysBetween } from './params.ts';
+import { DAY_MS } from '../platform/clock.ts';
 import { isActive, productOf } from '../../contract/products.ts';
+import { countdownDays } from '../../contract/countdown.ts';
+import { datesOf, maturesAt } from './termDates.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -61,7 +62,7 @@ export function toOrder(row: OrderRow, now: Date): Order {
   if (kind === 'flexible' && active && row.cycle_start) {
     countdownSeconds = seconds(row.cycle_start.getTime() + (row.cycles_paid + 1) * DAY_MS - now.getTime());
   } else if (row.matures_day && active) {
-    countdownSeconds = seconds(Date.parse(`${row.matures_day}T00:00:00Z`) - now.getTime());
+    countdownSeconds = seconds(maturesAt(row.matures_day).getTime() - now.getTime());
   }
   const redeemableNow =
     (kind === 'flexible' && active) || (kind === 'fixed' && row.status === 'redeemable');
@@ -79,8 +80,10 @@ export function toOrder(row: OrderRow, now: Date): Order {
     createdAt: row.created_at.toISOString(),
     startDay: row.start_day,
     maturesDay: row.matures_day,
-    remainingDays: row.matures_day && active ? daysBetween(utcDay(now), row.matures_day) : null,
+    // The days the countdown to maturity shows: one figure, so the card's two never disagree.
+    remainingDays: row.matures_day && countdownSeconds !== null ? countdownDays(countdownSeconds) : null,
     countdownSeconds,
+    dates: row.matures_day ? datesOf(row.start_day, row.matures_day) : null,
     power: kind === 'pool' ? formatUnits(row.power) : null,
     coefficient: row.coefficient,
   };

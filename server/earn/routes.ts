@@ -19,12 +19,20 @@ import { findOrder, listOrders, toOrder } from './repository.ts';
 import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
+import { termDates } from './termDates.ts';
 import type { Product } from '../db/schema.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 import { PRODUCTS, productOf, renews } from '../../contract/products.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
+
+/** The dates each termed product's order bought at `now` would have (the form shows them). */
+const termedDates = (now: Date) =>
+  PRODUCTS.flatMap((product) => {
+    const { termDays } = productOf(product);
+    return termDays === null ? [] : [{ product, dates: termDates(termDays, now) }];
+  });
 
 /** Daily rate × 365 as a percentage with two decimals, exact. */
 export function aprOf(dailyRate: string): string {
@@ -93,6 +101,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         inviterBound: user?.inviter_id != null,
         available: formatUnits(wallet),
         rewards: formatUnits(rewards),
+        termDates: termedDates(ctx.clock.now()),
       });
     },
   );

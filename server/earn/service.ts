@@ -5,8 +5,9 @@ import type { AppContext } from '../context.ts';
 import type { Database, Product } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
-import { addDays, utcDay } from '../platform/clock.ts';
+import { utcDay } from '../platform/clock.ts';
 import { findOrder, type OrderRow, toOrder } from './repository.ts';
+import { termDates } from './termDates.ts';
 import { isActive, kindOf, productOf, renews } from '../../contract/products.ts';
 import { coefficientScaled, type EarnParams, earnParams, formatScaled, powerOf } from './params.ts';
 
@@ -52,7 +53,7 @@ export type BuyInput = { userId: bigint; product: Product; amount: bigint; autoR
 export function newOrder(params: EarnParams, input: BuyInput, now: Date): OrderRow {
   const today = utcDay(now);
   const { kind, termDays: term } = productOf(input.product);
-  const startDay = kind === 'flexible' ? today : addDays(today, 1);
+  const dates = term === null ? null : termDates(term, now);
   const coefficient = kind === 'pool' ? coefficientScaled(params, today) : null;
   return {
     id: 0n,
@@ -64,11 +65,11 @@ export function newOrder(params: EarnParams, input: BuyInput, now: Date): OrderR
     coefficient: coefficient === null ? null : formatScaled(coefficient),
     status: kind === 'flexible' ? 'in_progress' : 'confirming',
     reinvest: false,
-    start_day: startDay,
+    start_day: dates?.valueDay ?? today,
     created_at: now,
     cycle_start: kind === 'flexible' ? now : null,
     cycles_paid: 0,
-    matures_day: term === null ? null : addDays(startDay, term),
+    matures_day: dates?.maturesDay ?? null,
     auto_renew: input.autoRenew === true,
     renewed_from: null,
     renewed_to: null,

@@ -31,7 +31,7 @@ describe.each(DATABASES)('operator settlement calls on %s', (kind) => {
     expect(res.json().data.now).toBe('2026-11-04T08:00:00.000Z');
     expect(res.json().data.reports.map((r: { day: string }) => r.day)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
     const orders = (await t.app.inject({ url: PATHS.myProductList, headers: bearer(holder) })).json().data.items;
-    expect(orders[0]).toMatchObject({ income: '6', status: 'in_progress', remainingDays: 28 });
+    expect(orders[0]).toMatchObject({ income: '6', status: 'in_progress', remainingDays: 27 });
   });
 
   it('re-runs a settled day without paying twice, and refuses a day not finished', async () => {

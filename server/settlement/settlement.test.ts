@@ -94,7 +94,7 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
     const aliceLong = (await buy('alice', 'reinvest360', '100')).json().data;
     Object.assign(orders, { current: current.id, fixed: fixed.id, long: long.id, aliceLong: aliceLong.id });
     expect(current).toMatchObject({ status: 'in_progress', quantity: '1000', countdownSeconds: 86_400 });
-    expect(fixed).toMatchObject({ status: 'confirming', startDay: '2026-11-02', maturesDay: '2026-12-02', remainingDays: 31 });
+    expect(fixed).toMatchObject({ status: 'confirming', startDay: '2026-11-02', maturesDay: '2026-12-02', remainingDays: 30 });
     expect(long).toMatchObject({ status: 'confirming', coefficient: '1.00000000', power: '1500' });
     expect(await wallet('bob')).toBe('12700');
 
@@ -209,7 +209,7 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
 
   it('makes the 30-day order redeemable on day 30 and pays principal plus income exactly', async () => {
     await advance(26 * DAY_MS); // now 12-01 08:00: settled through 11-30, 29 days accrued
-    expect(await order('bob', orders.fixed as string)).toMatchObject({ status: 'in_progress', income: '87', remainingDays: 1 });
+    expect(await order('bob', orders.fixed as string)).toMatchObject({ status: 'in_progress', income: '87', remainingDays: 0 });
     await advance(DAY_MS); // settles 12-01, the 30th day
     expect(await order('bob', orders.fixed as string)).toMatchObject({ status: 'redeemable', income: '90', redeemable: '1090' });
     expect(await wallet('bob')).toBe('13703.003001');

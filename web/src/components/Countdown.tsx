@@ -16,3 +16,11 @@ export function Countdown({ seconds, since }: { seconds: number | null; since: n
     </time>
   );
 }
+
+/** The whole days of the same live countdown ("30 days"), so an order's remaining days and its countdown agree. */
+export function CountdownDays({ seconds, since }: { seconds: number | null; since: number }) {
+  const { t } = useTranslation();
+  const now = useNow();
+  if (seconds === null) return <>{EMPTY}</>;
+  return <>{t('earn.termDays', { count: splitCountdown(secondsLeft(seconds, since, now)).days })}</>;
+}

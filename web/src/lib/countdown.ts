@@ -1,3 +1,5 @@
+import { countdownDays } from '../../../contract/countdown.ts';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Seconds left of a countdown that had `seconds` left at `since` (ms), at `now` (ms). */
@@ -6,7 +8,7 @@ export const secondsLeft = (seconds: number, since: number, now: number): number
 
 /** Whole days and the rest as HH:MM:SS. */
 export function splitCountdown(total: number): { days: number; time: string } {
-  const days = Math.floor(total / 86_400);
+  const days = countdownDays(total);
   const rest = total % 86_400;
   return { days, time: `${pad(Math.floor(rest / 3600))}:${pad(Math.floor((rest % 3600) / 60))}:${pad(rest % 60)}` };
 }

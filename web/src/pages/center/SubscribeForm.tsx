@@ -12,6 +12,7 @@ import { productInfoQuery, useBuy } from '../../api/earn.ts';
 import { checkOnFreshBalance, refusalOf, refusalStands, type ShownRefusal } from '../../lib/amount.ts';
 import { BindStep } from './BindStep.tsx';
 import { Preview } from './Preview.tsx';
+import { quotedDates, TermDatesCard } from './TermDates.tsx';
 import { checkSubscription, maxSubscription, subscriptionFigures } from './subscribe.ts';
 import { AmountField } from '../../components/AmountField.tsx';
 import { OfflineReason } from '../../components/OfflineReason.tsx';
@@ -19,9 +20,9 @@ import { useOffline } from '../../lib/connectivity.ts';
 
 /**
  * The subscribe form of one product: quantity with Max, the limits (available, quota left,
- * minimum), a live income preview, for the 30-day product the auto-renew switch (off unless the
- * holder turns it on), the checks before sending, a confirmation, then the order. Until an
- * inviter is bound it shows the bind step instead.
+ * minimum), a live income preview, a term's dates (also in the confirmation), for the 30-day
+ * product the auto-renew switch (off unless the holder turns it on), the checks before sending,
+ * a confirmation, then the order. Until an inviter is bound it shows the bind step instead.
  */
 export function SubscribeForm({
   product,
@@ -45,6 +46,12 @@ export function SubscribeForm({
   const { send, sending } = useBuy();
   const offline = useOffline();
   const name = t(`product.${product}.name`);
+  const dates = quotedDates(info.termDates, product);
+  const freshDates = () =>
+    queryClient
+      .fetchQuery({ ...productInfoQuery, staleTime: 0 })
+      .then((fresh) => quotedDates(fresh.termDates, product))
+      .catch(() => dates);
   // A refusal about a figure (the balance, the quota) goes when that figure changes: a move
   // elsewhere may have made the amount fine.
   if (error && !refusalStands(error, subscriptionFigures(info))) setError(null);
@@ -69,10 +76,17 @@ export function SubscribeForm({
         return;
       }
       setError(null);
+      // The dates move at the UTC day boundary: the confirmation shows the server's as of now.
+      const confirmDates = dates && (await freshDates());
       const confirmed = await Dialog.confirm({
         'aria-label': t('wallet.confirmTitle'),
         title: t('wallet.confirmTitle'),
-        content: t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: formatEntered(check.amount), product: name }),
+        content: (
+          <>
+            {t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: formatEntered(check.amount), product: name })}
+            {confirmDates && <TermDatesCard product={product} dates={confirmDates} />}
+          </>
+        ),
         confirmText: t('common.confirm'),
         cancelText: t('common.cancel'),
       });
@@ -105,6 +119,7 @@ export function SubscribeForm({
           <p className="field__note">{t('earn.quotaLeft', { amount: formatAmount(info.quotaLeft) })}</p>
           <p className="field__note">{t('earn.belowMinimum', { amount: formatFigure(info.minimum) })}</p>
           <Preview product={product} info={info} amount={amount} />
+          {dates && <TermDatesCard product={product} dates={dates} />}
           {renewable && (
             <div className="subscribe__renew">
               <button

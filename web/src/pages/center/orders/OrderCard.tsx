@@ -4,10 +4,11 @@ import { Link } from 'react-router';
 import type { Order } from '../../../../../contract/earn.ts';
 import type { OrderStatus } from '../../../../../contract/products.ts';
 import { formatAmount, formatDateTime } from '../../../lib/format.ts';
-import { Countdown } from '../../../components/Countdown.tsx';
+import { Countdown, CountdownDays } from '../../../components/Countdown.tsx';
 import { Figure } from '../../../components/Figure.tsx';
 import { seenAt } from '../../../lib/countdown.ts';
 import { OrderActions } from './OrderActions.tsx';
+import { TermDateFigures } from '../TermDates.tsx';
 import { kindOf } from '../../../../../contract/products.ts';
 
 const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'warning' | 'danger'> = {
@@ -23,7 +24,8 @@ const STATUS_COLORS: Record<OrderStatus, 'default' | 'primary' | 'success' | 'wa
 
 /**
  * One order: product and number, status, quantity, income, redeemable quantity, participation
- * time, remaining days, a live countdown (to redemption, or to the end of the current cycle),
+ * time, remaining days (the whole days of the countdown beside them), a live countdown (to
+ * redemption, or to the end of the current cycle), a term's value, maturity and return dates,
  * power for 360-day, the orders a 30-day renewal links (each opening in the 30-day record), and
  * what can be done with it.
  */
@@ -44,11 +46,8 @@ export function OrderCard({ order }: { order: Order }) {
         <Figure label={t('earn.orders.income')} value={formatAmount(order.income)} unit="AIC" />
         <Figure label={t('earn.orders.redeemable')} value={formatAmount(order.redeemable)} unit="AIC" />
         {kind === 'pool' && <Figure label={t('earn.power')} value={formatAmount(order.power)} />}
-        {kind === 'fixed' && (
-          <Figure
-            label={t('earn.orders.remainingDays')}
-            value={order.remainingDays === null ? formatAmount(null) : t('earn.termDays', { count: order.remainingDays })}
-          />
+        {order.dates && (
+          <Figure label={t('earn.orders.remainingDays')} value={<CountdownDays seconds={order.countdownSeconds} since={seenAt(order)} />} />
         )}
         <Figure
           label={t(kind === 'flexible' ? 'earn.orders.cycleEnds' : 'earn.orders.countdown')}
@@ -58,6 +57,7 @@ export function OrderCard({ order }: { order: Order }) {
           label={t('earn.orders.participation')}
           value={<time dateTime={order.createdAt}>{formatDateTime(order.createdAt)}</time>}
         />
+        {order.dates && <TermDateFigures product={order.product} dates={order.dates} />}
       </dl>
       {(order.renewedFrom || order.renewedTo) && (
         <div className="order__links">
