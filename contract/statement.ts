@@ -25,6 +25,17 @@ export const STATEMENT_TYPES = [
 export type StatementType = (typeof STATEMENT_TYPES)[number];
 const StatementTypeSchema = Type.Enum(STATEMENT_TYPES);
 
+/**
+ * What a movement's entry is to the holder, from what it moved between the holder and anyone
+ * else (the sum of the holder's postings of the asset in the entry): `in` money from outside
+ * (recharge, transfer in, a withdrawal the exchange sent back), `earnings` income and rebates
+ * paid by the platform, `out` money that left (a withdrawal or transfer out once approved), and
+ * `internal` money between the holder's own accounts (subscriptions, redemptions, claims, a
+ * withdrawal waiting for review), which is neither in nor out.
+ */
+export const STATEMENT_FLOWS = ['in', 'earnings', 'out', 'internal'] as const;
+export type StatementFlow = (typeof STATEMENT_FLOWS)[number];
+
 /** The CSV's columns, in order (its header line). */
 export const STATEMENT_COLUMNS = [
   'time',
@@ -35,6 +46,7 @@ export const STATEMENT_COLUMNS = [
   'amount',
   'balance_after',
   'reference',
+  'flow',
 ] as const;
 
 export const Movement = Type.Object({
@@ -46,6 +58,7 @@ export const Movement = Type.Object({
   amount: AmountString,
   balanceAfter: AmountString,
   reference: Type.Union([Type.String(), Type.Null()]),
+  flow: Type.Enum(STATEMENT_FLOWS),
 });
 export type Movement = Static<typeof Movement>;
 
@@ -67,9 +80,21 @@ export const MonthlyQuery = Type.Object({
 });
 export type MonthlyQuery = Static<typeof MonthlyQuery>;
 
+/**
+ * An asset's month over all the holder's accounts: opening + moneyIn + earnings + moneyOut =
+ * closing, exactly. Money between the holder's own accounts is in none of the three (the
+ * accounts' own credits and debits show it).
+ */
 export const AssetStatement = Type.Object({
   asset: Asset,
-  ...Totals,
+  opening: AmountString,
+  /** Money from outside: recharges, transfers in, withdrawals sent back. */
+  moneyIn: AmountString,
+  /** Income and rebates the platform paid. */
+  earnings: AmountString,
+  /** Money that left, negative: approved withdrawals and transfers out. */
+  moneyOut: AmountString,
+  closing: AmountString,
   accounts: Type.Array(Type.Object({ account: Type.String(), ...Totals })),
 });
 export type AssetStatement = Static<typeof AssetStatement>;

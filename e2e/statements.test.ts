@@ -47,6 +47,10 @@ describe('statement and signed-in devices at 390x844', () => {
     // What the platform holds for Alice: her balance at the exchange is the exchange's, not in her statement.
     expect(await text(statement.figure('AIC', 'Closing balance'))).toBe('500.00 AIC');
     expect(await text(statement.figure('USDT', 'Closing balance'))).toBe('100.00 USDT');
+    // Money in is what came from outside; the withdrawal under review is still Alice's (waiting
+    // in withdrawals pending), so it is not money out yet.
+    expect(await text(statement.figure('AIC', 'Money in'))).toBe('+500.00 AIC');
+    expect(await text(statement.figure('AIC', 'Money out'))).toBe('0.00 AIC');
     await expect.poll(() => statement.movements.getByRole('listitem').count()).toBe(4);
     expect(await text(statement.movement(0))).toContain('Transfer');
     const withdrawal = (await text(statement.movement(3))) ?? '';
@@ -69,6 +73,7 @@ describe('statement and signed-in devices at 390x844', () => {
     expect(header).toEqual([...STATEMENT_COLUMNS]);
     expect(rows).toHaveLength(4);
     expect(rows.map((row) => row[2])).toEqual(['transfer', 'recharge', 'withdrawal', 'withdrawal']);
+    expect(rows.map((row) => row.at(-1))).toEqual(['in', 'in', 'internal', 'internal']);
     expect(rows.find((row) => row[2] === 'transfer' && row[3] === 'wallet')?.slice(4, 7)).toEqual([
       'AIC', '500.00000000', '500.00000000',
     ]);

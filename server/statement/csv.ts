@@ -2,6 +2,7 @@ import { formatUnits } from '../../contract/money.ts';
 import { STATEMENT_COLUMNS } from '../../contract/statement.ts';
 import type { Db } from '../db/connect.ts';
 import { type MovementRow, movementsAfter } from './repository.ts';
+import { flowOf } from './flows.ts';
 import { statementType } from './types.ts';
 
 /** Postings read per query: one page of the export. */
@@ -32,15 +33,17 @@ class RunningBalances {
 }
 
 function movementLine(row: MovementRow, balanceAfter: bigint): string {
+  const type = statementType(row.entry_kind, row.ref);
   return csvLine([
     row.created_at.toISOString(),
     String(row.entry_id),
-    statementType(row.entry_kind, row.ref),
+    type,
     row.account,
     row.asset,
     fixed8(row.amount),
     fixed8(balanceAfter),
     row.ref ?? '',
+    flowOf(type, row.entry_net),
   ]);
 }
 

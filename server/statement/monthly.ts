@@ -3,7 +3,8 @@ import type { AssetStatement, MonthlyData, MonthlyQuery, Movement } from '../../
 import type { Asset } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import { AppError } from '../http/errors.ts';
-import { type AccountTotals, type Cursor, type MovementRow, monthMovements, monthTotals } from './repository.ts';
+import { type FlowTotals, flowOf, flowTotals } from './flows.ts';
+import { type AccountTotals, type Cursor, monthEntryNets, type MovementRow, monthMovements, monthTotals } from './repository.ts';
 import { statementType } from './types.ts';
 
 const MONTHLY_PAGE = 50;
@@ -35,6 +36,7 @@ function toMovement(row: MovementRow, balanceAfter: bigint): Movement {
     amount: formatUnits(row.amount),
     balanceAfter: formatUnits(balanceAfter),
     reference: row.ref,
+    flow: flowOf(statementType(row.entry_kind, row.ref), row.entry_net),
   };
 }
 
@@ -46,11 +48,12 @@ const totalsOf = (t: { opening: bigint; credits: bigint; debits: bigint }) => ({
 });
 
 /**
- * Per asset, summed over the holder's accounts, with each account's own figures: opening +
- * credits + debits = closing, exactly, for each account and so for their sum. Accounts with
- * nothing before or during the month are left out.
+ * Per asset, summed over the holder's accounts: opening + money in + earnings + money out =
+ * closing, exactly (`flows`: the entries that moved money between the holder and anyone else);
+ * with each account's own figures, opening + credits + debits = closing. Accounts with nothing
+ * before or during the month are left out.
  */
-function byAsset(totals: AccountTotals[]): AssetStatement[] {
+function byAsset(totals: AccountTotals[], flows: Map<Asset, FlowTotals>): AssetStatement[] {
   const assets = new Map<Asset, AccountTotals[]>();
   for (const t of totals) {
     if (t.opening === 0n && t.credits === 0n && t.debits === 0n) continue;
@@ -58,12 +61,29 @@ function byAsset(totals: AccountTotals[]): AssetStatement[] {
   }
   return [...assets].map(([asset, accounts]) => {
     const sum = (pick: (t: AccountTotals) => bigint) => accounts.reduce((acc, t) => acc + pick(t), 0n);
+    const opening = sum((t) => t.opening);
+    const flow = flows.get(asset) ?? { moneyIn: 0n, earnings: 0n, moneyOut: 0n };
     return {
       asset,
-      ...totalsOf({ opening: sum((t) => t.opening), credits: sum((t) => t.credits), debits: sum((t) => t.debits) }),
+      opening: formatUnits(opening),
+      moneyIn: formatUnits(flow.moneyIn),
+      earnings: formatUnits(flow.earnings),
+      moneyOut: formatUnits(flow.moneyOut),
+      closing: formatUnits(opening + sum((t) => t.credits) + sum((t) => t.debits)),
       accounts: accounts.map((t) => ({ account: t.account, ...totalsOf(t) })),
     };
   });
+}
+
+/** Each asset's month in flows, from its entries' nets. */
+function flowsByAsset(nets: Awaited<ReturnType<typeof monthEntryNets>>): Map<Asset, FlowTotals> {
+  const assets = new Set(nets.map((n) => n.asset));
+  return new Map(
+    [...assets].map((asset) => [
+      asset,
+      flowTotals(nets.filter((n) => n.asset === asset).map((n) => ({ type: statementType(n.entry_kind, n.ref), net: n.net }))),
+    ]),
+  );
 }
 
 /** The monthly statement: opening, the month's movements (a page), closing, per asset. */
@@ -71,7 +91,10 @@ export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQue
   const month = query.month ?? monthOf(now);
   const { from, to } = monthRange(month);
   const limit = query.limit ?? MONTHLY_PAGE;
-  const totals = await monthTotals(db, userId, from, to, query.asset);
+  const [totals, nets] = await Promise.all([
+    monthTotals(db, userId, from, to, query.asset),
+    monthEntryNets(db, userId, { from, to, asset: query.asset }),
+  ]);
   const rows = await monthMovements(db, userId, { from, to, asset: query.asset }, parseCursor(query.cursor), limit + 1);
   const opening = new Map(totals.map((t) => [`${t.asset}|${t.account}`, t.opening]));
   const page = rows.slice(0, limit);
@@ -80,7 +103,7 @@ export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQue
     month,
     from: from.toISOString(),
     to: to.toISOString(),
-    assets: byAsset(totals),
+    assets: byAsset(totals, flowsByAsset(nets)),
     movements: page.map((row) => toMovement(row, (opening.get(`${row.asset}|${row.account}`) ?? 0n) + row.running)),
     nextCursor: rows.length > limit && last ? `${last.entry_id}|${last.asset}|${last.account}` : null,
   };

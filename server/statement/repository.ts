@@ -11,6 +11,8 @@ export type MovementRow = {
   entry_kind: string;
   ref: string | null;
   created_at: Date;
+  /** The sum of the holder's postings of this asset in the entry: what it moved in or out (flows.ts). */
+  entry_net: bigint;
 };
 
 /**
@@ -39,7 +41,8 @@ export async function movementsAfter(db: Db, userId: bigint, after: bigint, size
     last_entry as (
       select max(entry_id) as id from (select entry_id from candidates order by entry_id limit ${size}) head
     )
-    select c.entry_id, c.asset, c.account, c.amount, e.kind as entry_kind, e.ref, e.created_at
+    select c.entry_id, c.asset, c.account, c.amount, e.kind as entry_kind, e.ref, e.created_at,
+      sum(c.amount) over (partition by c.entry_id, c.asset)::bigint as entry_net
     from candidates c
     join last_entry l on c.entry_id <= l.id
     join journal_entries e on e.id = c.entry_id
@@ -64,6 +67,26 @@ export async function monthTotals(db: Db, userId: bigint, from: Date, to: Date, 
   return rows;
 }
 
+/**
+ * The month's entries that moved money between the holder and anyone else, per asset: the sum
+ * of the holder's postings in each (entries between the holder's own accounts sum to zero and
+ * are left out), with the entry's kind and reference for its statement type.
+ */
+export async function monthEntryNets(
+  db: Db,
+  userId: bigint,
+  range: { from: Date; to: Date; asset?: Asset | undefined },
+): Promise<{ asset: Asset; entry_kind: string; ref: string | null; net: bigint }[]> {
+  const { rows } = await sql<{ asset: Asset; entry_kind: string; ref: string | null; net: bigint }>`
+    select p.asset, e.kind as entry_kind, e.ref, sum(p.amount)::bigint as net
+    from ledger_postings p join journal_entries e on e.id = p.entry_id
+    where p.user_id = ${userId} and e.created_at >= ${range.from} and e.created_at < ${range.to}
+      ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
+    group by p.entry_id, p.asset, e.kind, e.ref
+    having sum(p.amount) <> 0`.execute(db);
+  return rows;
+}
+
 export type Cursor = { entryId: bigint; asset: string; account: string };
 
 /** The month's movements after `cursor`, each with the sum of its account's movements so far. */
@@ -77,7 +100,8 @@ export async function monthMovements(
   const { rows } = await sql<MovementRow & { running: bigint }>`
     with month as (
       select p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at,
-        sum(p.amount) over (partition by p.asset, p.kind order by p.entry_id)::bigint as running
+        sum(p.amount) over (partition by p.asset, p.kind order by p.entry_id)::bigint as running,
+        sum(p.amount) over (partition by p.entry_id, p.asset)::bigint as entry_net
       from ledger_postings p join journal_entries e on e.id = p.entry_id
       where p.user_id = ${userId} and e.created_at >= ${range.from} and e.created_at < ${range.to}
         ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}

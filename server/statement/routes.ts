@@ -28,7 +28,9 @@ const CSV_DESCRIPTION = [
   '`asset` AIC | USDT;',
   '`amount` signed decimal with exactly 8 decimals (credit positive, debit negative);',
   '`balance_after` that account’s balance after the row, exact, 8 decimals (the running sum of its rows);',
-  '`reference` what the entry is about: order:<id>, transfer:<id>, settlement:<day>:<step>, claim:<user>, demo:<user>.',
+  '`reference` what the entry is about: order:<id>, transfer:<id>, settlement:<day>:<step>, claim:<user>, demo:<user>;',
+  '`flow` in | earnings | out | internal: what the entry moved between the holder and anyone else (internal: between the',
+  'holder’s own accounts); the monthly statement’s money in, earnings and money out are the sums of the in, earnings and out rows.',
 ].join(' ');
 
 export const statementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
@@ -66,7 +68,7 @@ export const statementRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
         tags,
         summary: 'A month’s statement: opening balance, movements (paged, oldest first), closing balance',
         description:
-          'Per asset, summed over the holder’s accounts, with each account’s figures: opening + credits + debits = closing, exactly. Movements are the rows of the CSV export that fall in the month (UTC), with the same types and balance after.',
+          'Per asset, summed over the holder’s accounts: opening + moneyIn + earnings + moneyOut = closing, exactly; money between the holder’s own accounts is in none of the three. Each account’s figures: opening + credits + debits = closing. Movements are the rows of the CSV export that fall in the month (UTC), with the same types, flows and balance after.',
         ...secured,
         querystring: MonthlyQuery,
         response: answers(MonthlyData),

@@ -234,13 +234,22 @@ describe.each(DATABASES)('statements on %s', (kind) => {
       ] as const) {
         expect(data).toMatchObject({ from, to });
         const inMonth = rows.filter((r) => r.time >= from && r.time < to);
-        expect(movements.map((m) => [m.entryId, m.asset, m.account, unitsOf(m.amount), unitsOf(m.balanceAfter), m.type, m.time])).toEqual(
-          inMonth.map((r) => [r.entry_id, r.asset, r.account, unitsOf(r.amount), unitsOf(r.balance_after), r.type, r.time]),
+        expect(movements.map((m) => [m.entryId, m.asset, m.account, unitsOf(m.amount), unitsOf(m.balanceAfter), m.type, m.time, m.flow])).toEqual(
+          inMonth.map((r) => [r.entry_id, r.asset, r.account, unitsOf(r.amount), unitsOf(r.balance_after), r.type, r.time, r.flow]),
         );
         for (const asset of data.assets) {
           const moved = movements.filter((m) => m.asset === asset.asset).reduce((sum, m) => sum + unitsOf(m.amount), 0n);
           expect(unitsOf(asset.opening) + moved).toBe(unitsOf(asset.closing));
-          expect(unitsOf(asset.credits) + unitsOf(asset.debits)).toBe(moved);
+          expect(unitsOf(asset.moneyIn) + unitsOf(asset.earnings) + unitsOf(asset.moneyOut)).toBe(moved);
+          // Each flow is the sum of its movements: what the CSV's flow column adds up to.
+          const flowSum = (flow: string) =>
+            movements.filter((m) => m.asset === asset.asset && m.flow === flow).reduce((sum, m) => sum + unitsOf(m.amount), 0n);
+          expect([flowSum('in'), flowSum('earnings'), flowSum('out'), flowSum('internal')]).toEqual([
+            unitsOf(asset.moneyIn),
+            unitsOf(asset.earnings),
+            unitsOf(asset.moneyOut),
+            0n,
+          ]);
           for (const account of asset.accounts) {
             const own = movements.filter((m) => m.asset === asset.asset && m.account === account.account);
             const sum = own.reduce((s, m) => s + unitsOf(m.amount), 0n);
@@ -306,5 +315,76 @@ describe.each(DATABASES)('statements on %s', (kind) => {
 
     expect((await t.app.inject({ url: PATHS.statementCsv })).statusCode).toBe(401);
     expect((await t.app.inject({ url: PATHS.statementMonthly })).statusCode).toBe(401);
+  });
+});
+
+/**
+ * "Money in" is what came from outside: a holder who recharges 20,000 AIC and subscribes 6,000
+ * sees 20,000 in, the platform's income apart, and a withdrawal out once approved; the moves
+ * between the holder's own accounts (the subscription, a rejected withdrawal) in none of them.
+ */
+describe.each(DATABASES)('the statement’s flows on %s', (kind) => {
+  let t: TestApp;
+  let operator = '';
+  let holder = '';
+  const call = async (token: string, path: string, body: object = {}) => {
+    const response = await post(t.app, path, token, body);
+    expect(response.json(), path).toMatchObject({ code: 0 });
+    return response.json().data;
+  };
+  const november = async () =>
+    (await t.app.inject({ url: PATHS.statementMonthly, query: { month: '2026-11' }, headers: bearer(holder) })).json().data as MonthlyData;
+
+  beforeAll(async () => {
+    t = await startTestApp(kind, { clock: fixedClock(START), config: { operatorUserIds: [1n], sessionTtlDays: 1000 } });
+    operator = (await signIn(t.app, { name: 'Ola' })).token;
+    holder = (await signIn(t.app, { name: 'Sam' })).token;
+    const { inviteCode } = (await t.app.inject({ url: PATHS.userInfo, headers: bearer(operator) })).json().data;
+    await call(holder, PATHS.bindInviter, { inviteCode });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts a recharge as money in, and a subscription as nothing', async () => {
+    await call(holder, PATHS.recharge, { asset: 'AIC', amount: '20000' });
+    await call(holder, PATHS.productBuy, { product: 'fixed30', amount: '6000' });
+    const [aic] = (await november()).assets;
+    expect(aic).toMatchObject({ asset: 'AIC', opening: '0', moneyIn: '20000', earnings: '0', moneyOut: '0', closing: '20000' });
+    expect(aic?.accounts).toEqual([
+      { account: 'earning', opening: '0', credits: '6000', debits: '0', closing: '6000' },
+      { account: 'wallet', opening: '0', credits: '20000', debits: '-6000', closing: '14000' },
+    ]);
+  });
+
+  it('counts income as earnings, an approved withdrawal as money out and a rejected one as nothing', async () => {
+    t.ctx.clock.advance(2 * DAY_MS); // 29 November: the 28th, the term's first day, settled
+    await settleDue(t.ctx);
+    await call(holder, PATHS.withdraw, { asset: 'AIC', amount: '1000' });
+    await call(holder, PATHS.withdraw, { asset: 'AIC', amount: '500' });
+    const records = (await t.app.inject({ url: PATHS.transferRecords, headers: bearer(holder) })).json().data.items as { id: string; amount: string }[];
+    await call(operator, PATHS.operatorApprove.replace(':id', String(records.find((r) => r.amount === '1000')?.id)));
+    await call(operator, PATHS.operatorReject.replace(':id', String(records.find((r) => r.amount === '500')?.id)), { reason: 'test' });
+    const month = await november();
+    // 6,000 AIC at 0.3% for one day: 18 AIC.
+    expect(month.assets[0]).toMatchObject({ moneyIn: '20000', earnings: '18', moneyOut: '-1000', closing: '19018' });
+    const flows = new Map<string, Set<string>>();
+    for (const m of month.movements) flows.set(m.type, new Set([...(flows.get(m.type) ?? []), m.flow]));
+    expect(Object.fromEntries([...flows].map(([type, set]) => [type, [...set].sort()]))).toEqual({
+      recharge: ['in'],
+      subscription: ['internal'],
+      income: ['earnings'],
+      withdrawal: ['internal', 'out'],
+      withdrawal_returned: ['internal'],
+    });
+  });
+
+  it('writes the same flows in the CSV', async () => {
+    const response = await t.app.inject({ url: PATHS.statementCsv, headers: bearer(holder) });
+    const [header = [], ...lines] = parseCsv(response.body);
+    expect(header.at(-1)).toBe('flow');
+    const sum = (flow: string) =>
+      lines.filter((fields) => fields.at(-1) === flow).reduce((total, fields) => total + unitsOf(fields[header.indexOf('amount')] as string), 0n);
+    expect([sum('in'), sum('earnings'), sum('out'), sum('internal')]).toEqual([unitsOf('20000'), unitsOf('18'), unitsOf('-1000'), 0n]);
   });
 });

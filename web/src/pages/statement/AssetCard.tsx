@@ -3,7 +3,10 @@ import { formatAmount } from '../../lib/format.ts';
 import type { AssetStatement } from '../../../../contract/statement.ts';
 import { Figure } from '../../components/Figure.tsx';
 
-/** One asset's month: opening, money in, money out, closing; then each account's. */
+/**
+ * One asset's month: opening, money in (from outside), earnings, money out, closing, which add
+ * up; then each account's. Moves between the holder's own accounts are in neither.
+ */
 export function AssetCard({ statement }: { statement: AssetStatement }) {
   const { t } = useTranslation();
   const unit = statement.asset;
@@ -12,8 +15,9 @@ export function AssetCard({ statement }: { statement: AssetStatement }) {
       <h2 className="card__title">{statement.asset}</h2>
       <dl className="figures">
         <Figure label={t('statement.opening')} value={formatAmount(statement.opening)} unit={unit} />
-        <Figure label={t('statement.credits')} value={`+${formatAmount(statement.credits)}`} unit={unit} tone="up" />
-        <Figure label={t('statement.debits')} value={formatAmount(statement.debits)} unit={unit} tone="down" />
+        <Figure label={t('statement.credits')} value={`+${formatAmount(statement.moneyIn)}`} unit={unit} tone="up" />
+        <Figure label={t('statement.earnings')} value={`+${formatAmount(statement.earnings)}`} unit={unit} tone="up" />
+        <Figure label={t('statement.debits')} value={formatAmount(statement.moneyOut)} unit={unit} tone="down" />
         <Figure label={t('statement.closing')} value={formatAmount(statement.closing)} unit={unit} />
       </dl>
       <h3 className="card__subtitle">{t('statement.byAccount')}</h3>

@@ -12,8 +12,9 @@ import './statement.css';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 
 /**
- * The monthly statement: a month picker, per asset the opening balance, money in and out and the
- * closing balance, the month's movements oldest first, and the whole history as a CSV file.
+ * The monthly statement: a month picker, per asset the opening balance, money in (from outside),
+ * earnings, money out and the closing balance, the month's movements oldest first, and the whole
+ * history as a CSV file.
  */
 export function StatementPage() {
   const { t } = useTranslation();
@@ -62,6 +63,7 @@ export function StatementPage() {
       <PageHeader title={t('statement.title')} />
       <MonthBar month={shown} latest={latest} onChange={setMonth} />
       <p className="statement-note">{t('statement.utcNote')}</p>
+      <p className="statement-note">{t('statement.flowNote')}</p>
       {body}
       <div className="actions">
         <ExportButton />
