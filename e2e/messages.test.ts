@@ -105,6 +105,8 @@ describe('answers and their messages at 390x844', () => {
 
     // Logout (under My): its message, then after 1 s authorisation again.
     await exchange.pickAccount('Mia');
+    // Signed in again, she is back on the wallet she was sent away from; from there to My.
+    await page.getByRole('heading', { level: 1, name: 'Asset wallet' }).waitFor();
     await new TabBar(page).open('My');
     const loggedOut = page.waitForResponse('**/api/logout').then(() => Date.now());
     reauthorised = page.waitForRequest('**/api/authorPage**').then(() => Date.now());

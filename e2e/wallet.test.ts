@@ -49,7 +49,7 @@ describe('asset wallet at 390x844', () => {
     expect(page.url()).toContain('#/wallet');
     await page.goto(`${server.baseUrl}/#/center`);
     await new CenterPage(page).tab('Current').waitFor();
-    await page.getByRole('link', { name: 'Wallet', exact: true }).click();
+    await new TabBar(page).open('Wallet');
     await wallet.heading.waitFor();
     expect(await text(wallet.balance('AIC', 'Exchange balance'))).toBe('20,000.00');
     expect(await text(wallet.balance('AIC', 'Available'))).toBe('0.00');

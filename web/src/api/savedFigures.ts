@@ -32,7 +32,13 @@ function restore(queryClient: QueryClient): Promise<void> {
     persister.removeClient();
     return Promise.resolve();
   }
-  return persistQueryClientRestore({ queryClient, persister, maxAge: SAVED_FOR_MS, buster: holder }).catch(() => undefined);
+  return persistQueryClientRestore({ queryClient, persister, maxAge: SAVED_FOR_MS, buster: holder })
+    .catch(() => undefined)
+    .then(() =>
+      // Saved figures are shown until the server answers, never taken as fresh (a reload a few
+      // seconds after a change must ask again, staleTime or not).
+      queryClient.invalidateQueries({ refetchType: 'none' }),
+    );
 }
 
 /** Saves the cache a moment after it changes, under the holder signed in then (none: nothing). */

@@ -24,13 +24,8 @@ function UserStrip() {
   return (
     <div className="user-strip">
       <p className="user-strip__name">{data ? `${data.name} · UID ${data.userId}` : t('common.loading')}</p>
+      {/* My and the wallet are on the tab bar. */}
       <div className="user-strip__links">
-        <Link className="user-strip__link" to="/my">
-          {t('my.entry')}
-        </Link>
-        <Link className="user-strip__link" to="/wallet">
-          {t('wallet.entry')}
-        </Link>
         <Link className="user-strip__link" to="/income">
           {t('income.entry')}
         </Link>
