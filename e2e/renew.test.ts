@@ -83,7 +83,10 @@ describe('auto-renew of a 30-day order at 390x844', () => {
     expect(await focused.getAttribute('aria-label')).toBe(`30 days · #${renewal}`);
     expect(await text(earn.orderFigure(focused, 'Quantity'))).toBe('1,090.00 AIC');
     expect(await text(earn.orderStatus(focused))).toBe('In progress');
-    expect(await text(earn.orderFigure(focused, 'Remaining days'))).toBe('30 days');
+    // It earns 12-02 to 12-31 and matures at 00:00 UTC on 1 January: at 08:00 on 12-02 that is
+    // 29 days and 16 hours, and the remaining days are the countdown's whole days.
+    expect(await text(earn.orderFigure(focused, 'Remaining days'))).toBe('29 days');
+    expect(await text(earn.orderFigure(focused, 'Redemption countdown'))).toMatch(/^29d 15:\d\d:\d\d$/);
     expect(await earn.autoRenewSwitch(focused).getAttribute('aria-checked')).toBe('true');
     expect(await text(earn.renewalLink(focused, 'from'))).toBe(`Renewed from order #${bought.id}`);
     await page.screenshot({ path: '/tmp/renew-order.png' });
