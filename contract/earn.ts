@@ -22,6 +22,9 @@ const ProductCard = Type.Object({
   apr: Type.Union([Type.String(), Type.Null()], { description: 'Daily rate × 365, in percent' }),
   termDays: Type.Union([Type.Integer(), Type.Null()], { description: 'Lock in days; null for current' }),
   cycleHours: Type.Union([Type.Integer(), Type.Null()]),
+  maxDailyRate: Type.Union([Type.String(), Type.Null()], {
+    description: "360-day: the most an order earns from the pool in a day, as a decimal share of its principal; null for the others",
+  }),
   upcoming: UpcomingChange,
 });
 export const ProductInfoData = Type.Object({

@@ -87,8 +87,9 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       return ok({
         products: PRODUCTS.map((product) => {
           const rate = dailyRateOf(params, product);
-          const { termDays, cycleHours } = productOf(product);
-          return { product, dailyRate: rate, apr: rate === null ? null : aprOf(rate), termDays, cycleHours, upcoming: upcomingFor(history, product) };
+          const { termDays, cycleHours, kind } = productOf(product);
+          const maxDailyRate = kind === 'pool' ? params.poolMaxDailyRate : null;
+          return { product, dailyRate: rate, apr: rate === null ? null : aprOf(rate), termDays, cycleHours, maxDailyRate, upcoming: upcomingFor(history, product) };
         }),
         minimum: formatUnits(params.minimum),
         dailyQuota: formatUnits(params.dailyQuota),

@@ -23,7 +23,7 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
   const orders: Record<string, string> = {};
   const token = (who: string) => createSession(t.ctx.db, ids[who] as bigint, t.ctx.clock.now(), 30, 'test');
   const order = async (who: string) =>
-    (await t.app.inject({ url: PATHS.product, query: { id: orders[who] }, headers: bearer(await token(who)) })).json().data;
+    (await t.app.inject({ url: PATHS.product, query: { id: orders[who] as string }, headers: bearer(await token(who)) })).json().data;
   const pool = () => balanceOf(t.ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
   const staticLog = async (who: string) =>
     (await t.app.inject({ url: PATHS.rewardLog, query: { kind: 'static' }, headers: bearer(await token(who)) })).json().data.items;

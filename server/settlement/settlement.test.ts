@@ -3,20 +3,25 @@ import { sql } from 'kysely';
 import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
+import { loadConfig } from '../config.ts';
 import { checkLedger, postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 import { settleDay, settleDue } from './settle.ts';
 
-/** Scenario: launch day 2026-11-01, the clock frozen at 08:00 UTC and moved by hand. */
+/**
+ * Scenario: launch day 2026-11-01, the clock frozen at 08:00 UTC and moved by hand. The 360-day
+ * cap is lifted so that the pool's sharing by power shows to the unit (cap.test.ts has the cap).
+ */
 describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
   let t: TestApp;
   const tokens: Record<string, string> = {};
   const orders: Record<string, string> = {};
 
   beforeAll(async () => {
-    t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });
+    const earn = { ...loadConfig({}).earn, poolMaxDailyRate: '1000' };
+    t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')), config: { earn } });
     await signInAll();
   });
   afterAll(async () => {

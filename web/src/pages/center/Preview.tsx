@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import type { Product } from '../../../../contract/products.ts';
-import { formatAmount } from '../../lib/format.ts';
+import { formatAmount, formatRate } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { dailyIncome, dailyShare, powerOf, scaled, termIncome } from './estimate.ts';
@@ -18,13 +18,16 @@ export function Preview({ product, info, amount }: { product: Product; info: Pro
   const card = info.products.find((p) => p.product === product);
   const value = amount ?? 0n;
   let figures: { label: string; value: string; unit?: string }[];
+  let note: string | null = null;
   if (productOf(product).kind === 'pool') {
     const power = powerOf(value, info.powerMultiplier, info.coefficient);
-    const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n);
+    const maxRate = card?.maxDailyRate ?? '0';
+    const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n, value, maxRate);
     figures = [
       { label: t('earn.power'), value: shown(power) },
       { label: t('earn.dailyShare'), value: shown(share), unit: 'AIC' },
     ];
+    note = t('earn.capNote', { rate: formatRate(maxRate) });
   } else {
     const rate = card?.dailyRate ?? '0';
     figures = [{ label: t('earn.perDay'), value: shown(dailyIncome(value, rate)), unit: 'AIC' }];
@@ -44,6 +47,7 @@ export function Preview({ product, info, amount }: { product: Product; info: Pro
           <Figure key={figure.label} label={figure.label} value={figure.value} {...(figure.unit ? { unit: figure.unit } : {})} />
         ))}
       </dl>
+      {note && <p className="preview__note">{note}</p>}
     </section>
   );
 }

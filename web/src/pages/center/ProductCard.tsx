@@ -21,7 +21,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
     <section className="card product-card" aria-label={name}>
       <h2 className="card__title">{name}</h2>
       <p className={rate === null ? 'product-card__rate product-card__rate--pool' : 'product-card__rate'} data-testid={`rate-${product}`}>
-        {rate !== null && card?.apr ? t('earn.rates', { rate, apr: formatPercent(card.apr) }) : t('earn.poolShare')}
+        {rate !== null && card?.apr ? t('earn.rates', { rate, apr: formatPercent(card.apr) }) : t('earn.poolShareCapped', { rate: formatRate(card?.maxDailyRate) })}
       </p>
       <dl className="figures">
         <Figure

@@ -17,8 +17,10 @@ describe('earn estimates (exact, truncated)', () => {
   it('computes 360-day power and the estimated daily share', () => {
     const power = powerOf(aic(500n), '5', '1.02');
     expect(formatUnits(power)).toBe('2550');
-    expect(formatUnits(dailyShare(power, aic(10000n), aic(7650n)))).toBe('2500');
-    expect(dailyShare(0n, aic(10000n), 0n)).toBe(0n);
+    // 10,000 × 2,550 ÷ 10,200 = 2,500, held to 500 × 0.5% = 2.5 by the cap.
+    expect(formatUnits(dailyShare(power, aic(10000n), aic(7650n), aic(500n), '0.005'))).toBe('2.5');
+    expect(formatUnits(dailyShare(power, aic(10000n), aic(7650n), aic(500n), '10'))).toBe('2500');
+    expect(dailyShare(0n, aic(10000n), 0n, 0n, '0.005')).toBe(0n);
     expect(powerOf(aic(1n), 'x', '1.02')).toBe(0n);
     expect(scaled('')).toBeNull();
   });

@@ -28,10 +28,15 @@ export function powerOf(amount: bigint, multiplier: string, coefficient: string)
   return (BigInt(multiplier) * amount * c) / UNIT;
 }
 
-/** The estimated daily share: today's output × power / (all power + this power), truncated. */
-export function dailyShare(power: bigint, output: bigint, totalPower: bigint): bigint {
+/**
+ * The estimated daily share: today's output × power / (all power + this power), truncated, and
+ * at most the amount × the maximum daily rate, as the settlement caps it.
+ */
+export function dailyShare(power: bigint, output: bigint, totalPower: bigint, amount: bigint, maxDailyRate: string): bigint {
   const all = totalPower + power;
-  return all > 0n ? (output * power) / all : 0n;
+  const share = all > 0n ? (output * power) / all : 0n;
+  const cap = mulRate(amount, maxDailyRate);
+  return share < cap ? share : cap;
 }
 
 /**
