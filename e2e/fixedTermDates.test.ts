@@ -12,7 +12,7 @@ import type { RunningServer } from './support/server.ts';
 
 /** The texts this journey reads, from a locale file (web/src/i18n/locales/<file>.json). */
 type Texts = {
-  product: { fixed30: { name: string } };
+  product: { fixed30: { name: string }; reinvest360: { name: string } };
   earn: {
     subscribeTo: string;
     subscribe: string;
@@ -20,7 +20,7 @@ type Texts = {
     countdown: string;
     termDays: string;
     orders: { remainingDays: string; countdown: string };
-    dates: { value: string; maturity: string; principalRedeemable: string };
+    dates: { value: string; maturity: string; principalRedeemable: string; principalBack: string };
   };
   wallet: { confirmTitle: string };
   common: { confirm: string };
@@ -38,6 +38,8 @@ const fill = (message: string, values: Record<string, string | number>) =>
 const CLOCK_START = '2026-11-20T08:00:00Z';
 const VALUE_DAY = '2026-11-21';
 const MATURES_DAY = '2026-12-21';
+/** A 360-day order bought now matures 360 days after its value date. */
+const LONG_MATURES_DAY = '2027-11-16';
 const LANGUAGES = [
   { key: 'en', html: 'en' },
   { key: 'Indonesia', html: 'id' },
@@ -136,6 +138,18 @@ describe('a fixed term’s dates, from the form to the order card, in three lang
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language.key} at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
       }
     }
+
+    // The 360-day form: its own term, and the principal back in the wallet by itself at maturity.
+    const t = textsOf('Hindi');
+    const product = t.product.reinvest360.name;
+    await page.getByRole('tab', { name: product, exact: true }).click();
+    const dates = page.getByRole('region', { name: fill(t.earn.subscribeTo, { product }), exact: true }).getByTestId('term-dates-reinvest360');
+    await dates.waitFor();
+    await expectDay(figure(page, dates, t.earn.dates.value), VALUE_DAY, 'Hindi');
+    await expectDay(figure(page, dates, t.earn.dates.maturity), LONG_MATURES_DAY, 'Hindi');
+    await expectDay(figure(page, dates, t.earn.dates.principalBack), LONG_MATURES_DAY, 'Hindi');
+    await dates.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: '/tmp/dates-Hindi-320-form360.png' });
     expect(errors).toEqual([]);
     expect(operator.errors).toEqual([]);
   });
