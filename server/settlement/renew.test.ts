@@ -112,7 +112,8 @@ describe.each(DATABASES)('auto-renew of 30-day orders on %s', (kind) => {
     const fresh = await order(hana, renewal);
     expect(fresh).toMatchObject({
       product: 'fixed30', quantity: '1090', income: '0', status: 'in_progress', autoRenew: true,
-      renewedFrom: ids.renews, renewedTo: null, startDay: '2026-12-02', maturesDay: '2027-01-01', remainingDays: 30,
+      // Seen 30 s into its first day: 29 days 23:59:30 to its maturity, so 29 whole days remain.
+      renewedFrom: ids.renews, renewedTo: null, startDay: '2026-12-02', maturesDay: '2027-01-01', remainingDays: 29,
     });
     const row = await t.ctx.db.selectFrom('orders').select(['principal']).where('id', '=', BigInt(renewal)).executeTakeFirstOrThrow();
     expect(row.principal).toBe(1090n * AIC);
@@ -159,7 +160,7 @@ describe.each(DATABASES)('auto-renew of 30-day orders on %s', (kind) => {
     await settleDue(t.ctx);
     // 1,090 AIC at 0.4%: 4.36 AIC on 12-02.
     const fresh = await order(hana, renewal);
-    expect(fresh).toMatchObject({ quantity: '1090', income: '4.36', remainingDays: 29 });
+    expect(fresh).toMatchObject({ quantity: '1090', income: '4.36', remainingDays: 28 });
     const line = await t.ctx.db.selectFrom('income').select(['amount', lineInputs('income').as('inputs')]).where('order_id', '=', BigInt(renewal)).where('day', '=', '2026-12-02').executeTakeFirstOrThrow();
     expect(line.amount).toBe(436_000_000n);
     expect(line.inputs).toMatchObject({ principal: String(1090n * AIC), rate: '0.004' });
