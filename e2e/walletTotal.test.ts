@@ -86,6 +86,8 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
         // The three lines, in this language, add up to the total shown: the wallet and product
         // lines are whole amounts, so the figures truncated to cents add up exactly.
         const line = (label: string) => text(wallet.totalLine(label, language.region));
+        // The figures this phone saved (before the subscription) show until the fresh ones arrive.
+        await expect.poll(() => line(language.wallet)).toBe(inLanguage('4,000.00 AIC', language.decimal));
         const [inWallet, inProducts, claimable] = [await line(language.wallet), await line(language.products), await line(language.claimable)];
         const { decimal } = language;
         expect(inWallet).toBe(inLanguage('4,000.00 AIC', decimal));
