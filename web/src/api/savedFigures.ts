@@ -9,7 +9,9 @@ import { SAVED_FIGURES_KEY, storage } from '../lib/storage.ts';
  * with the time they are from. Kept per holder: the saved cache carries the holder's user id
  * (the persister's buster), and one saved for anyone else is thrown away instead of shown; logout
  * removes it (session/store.ts). Only answers are kept, never mutations, and never the operator
- * console's or the sign-in sessions' lists.
+ * console's or the sign-in sessions' lists. They are brought back only offline (at the start, or
+ * when the server stops answering): online, every screen shows what the server answers now, as
+ * it did before, never a saved figure on its way to being replaced.
  */
 
 /** How long saved figures are worth showing; also how long the cache keeps unused ones. */
@@ -35,10 +37,24 @@ function restore(queryClient: QueryClient): Promise<void> {
   return persistQueryClientRestore({ queryClient, persister, maxAge: SAVED_FOR_MS, buster: holder })
     .catch(() => undefined)
     .then(() =>
-      // Saved figures are shown until the server answers, never taken as fresh (a reload a few
-      // seconds after a change must ask again, staleTime or not).
+      // Saved figures are shown until the server answers again, never taken as fresh: back
+      // online, each screen asks again, staleTime or not.
       queryClient.invalidateQueries({ refetchType: 'none' }),
     );
+}
+
+/** Figures saved for anyone but the holder signed in now go at once, shown or not (a shared phone). */
+function dropOtherHolders(): void {
+  const text = localStorage.getItem(SAVED_FIGURES_KEY);
+  if (text === null) return;
+  let buster: unknown;
+  try {
+    buster = (JSON.parse(text) as { buster?: unknown }).buster;
+  } catch {
+    buster = undefined;
+  }
+  const holder = storage.get('userId');
+  if (!holder || buster !== holder) persister.removeClient();
 }
 
 /** Saves the cache a moment after it changes, under the holder signed in then (none: nothing). */
@@ -67,12 +83,17 @@ function followConnectivity(): void {
   });
 }
 
-/** Restores the saved figures, then keeps saving them; resolves when they are in the cache. */
+/**
+ * Keeps saving the figures, and brings the saved ones back whenever the app is offline; resolves
+ * once they are in the cache if it starts offline (at once otherwise).
+ */
 export function keepFigures(queryClient: QueryClient): Promise<void> {
   followConnectivity();
-  const restored = restore(queryClient);
+  dropOtherHolders();
   saveOnChange(queryClient);
-  return restored;
+  const restoreIfOffline = () => (connectivity.isOffline() ? restore(queryClient) : Promise.resolve());
+  connectivity.subscribe(() => void restoreIfOffline());
+  return restoreIfOffline();
 }
 
 /**
