@@ -36,6 +36,7 @@ import * as m0032 from './migrations/0032_income_postings.ts';
 import * as m0033 from './migrations/0033_users_tree_columns.ts';
 import * as m0034 from './migrations/0034_exchange_boundary.ts';
 import * as m0035 from './migrations/0035_shared_clock_and_checks.ts';
+import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -77,9 +78,6 @@ const MIGRATIONS: Record<string, Migration> = {
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;
 
-/** Any constant: every process migrating the same database takes this one lock. */
-const MIGRATION_LOCK = 7_004_201;
-
 /**
  * Applies the migrations not yet recorded in `kysely_migration`, then (re)defines the SQL
  * functions, all in one transaction under an advisory lock, so two processes starting at once
@@ -93,7 +91,7 @@ const MIGRATION_LOCK = 7_004_201;
  */
 export async function migrateToLatest(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${LOCKS.migration})`.execute(trx);
     // The table and its shape are Kysely's: databases migrated before keep their history.
     await sql`create table if not exists kysely_migration (
       name varchar(255) primary key, timestamp varchar(255) not null)`.execute(trx);

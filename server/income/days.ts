@@ -4,6 +4,7 @@ import type { Database } from '../db/schema.ts';
 import { dayPartition, ensurePartition, mergePast, partitionExists, weekPartition } from '../db/partitions.ts';
 import { analyzeOnSample } from '../db/analyze.ts';
 import { addDays } from '../platform/clock.ts';
+import { LOCKS } from '../db/locks.ts';
 
 /**
  * `income` is partitioned by day (migration 0024 made it by week; days since 2026-11-27): each
@@ -32,7 +33,7 @@ export const incomePartition = (day: string) => dayPartition('income', day);
  * partition's lock for the step's length. Returns whether it created the partition.
  */
 export function ensureIncomeDay(db: Db, day: string): Promise<boolean> {
-  return ensurePartition(db, { parent: 'income', name: incomePartition(day), column: 'day', from: day, to: addDays(day, 1) }, 7201024);
+  return ensurePartition(db, { parent: 'income', name: incomePartition(day), column: 'day', from: day, to: addDays(day, 1) }, LOCKS.incomeDays);
 }
 
 /**
@@ -70,5 +71,5 @@ export async function analyzeIncomeDay(db: Executor, day: string): Promise<void>
  * housekeeping); returns the partitions made.
  */
 export function mergePastIncome(db: Db, today: string): Promise<string[]> {
-  return mergePast(db, 'income', 'day', today, 7201024);
+  return mergePast(db, 'income', 'day', today, LOCKS.incomeDays);
 }

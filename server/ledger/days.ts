@@ -3,6 +3,7 @@ import type { Db } from '../db/connect.ts';
 import { dayPartition, ensurePartition, mergePast, partitionExists } from '../db/partitions.ts';
 import type { Database } from '../db/schema.ts';
 import { transact } from '../db/transact.ts';
+import { LOCKS } from '../db/locks.ts';
 
 /**
  * `postings` is partitioned by ranges of entry ids, a range per day (migration 0025 made them a
@@ -24,7 +25,7 @@ export const DAY_IDS = 10_000_000_000n;
 export const dayNumber = (day: string) => BigInt(Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000));
 
 /** The advisory lock under which postings' days are made, merged and opened. */
-export const DAYS_LOCK = 7201025;
+export const DAYS_LOCK = LOCKS.ledgerDays;
 
 /** The name of the partition of `day`'s postings: postings_d and the day. */
 export const postingsPartition = (day: string) => dayPartition('postings', day);

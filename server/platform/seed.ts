@@ -3,6 +3,7 @@ import { UNIT } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { transact } from '../db/transact.ts';
+import { LOCKS } from '../db/locks.ts';
 
 /**
  * Demo data for a fresh embedded install: the pools and treasury funded from the outside
@@ -11,7 +12,7 @@ import { transact } from '../db/transact.ts';
  */
 export async function seedDemoData(db: Db): Promise<boolean> {
   return transact(db, async (trx) => {
-    await sql`select pg_advisory_xact_lock(7201001)`.execute(trx);
+    await sql`select pg_advisory_xact_lock(${LOCKS.seed})`.execute(trx);
     const done = await trx
       .selectFrom('journal_entries')
       .select('id')

@@ -20,6 +20,7 @@ import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { addDays, dayNumber } from '../platform/clock.ts';
 import { transact } from '../db/transact.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
+import { LOCKS } from '../db/locks.ts';
 
 type Trx = Transaction<Database>;
 
@@ -493,7 +494,7 @@ async function dropExpired(trx: Trx, expired: string): Promise<void> {
  * records that this one holds the day's lock and stages its leaves (only it may drop the stages).
  */
 async function buildDay(ctx: AppContext, trx: Trx, day: string, building: { staged: boolean }): Promise<ProofBuild[] | null> {
-  await sql`select pg_advisory_xact_lock(7201009, ${dayNumber(day)})`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${LOCKS.proofBuild}, ${dayNumber(day)})`.execute(trx);
   const built = await trx.selectFrom('proof_roots').select('asset').where('day', '=', day).executeTakeFirst();
   if (built) return null;
   building.staged = true;

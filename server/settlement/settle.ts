@@ -18,6 +18,7 @@ import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
 import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
+import { LOCKS } from '../db/locks.ts';
 
 type Trx = Transaction<Database>;
 
@@ -32,7 +33,7 @@ const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'curre
 const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly StepName[];
 type StepName = (typeof STEPS)[number];
 const lockStep = (trx: Trx, day: string, name: StepName) =>
-  sql`select pg_advisory_xact_lock(${7201100 + STEPS.indexOf(name)}, ${dayNumber(day)})`.execute(trx);
+  sql`select pg_advisory_xact_lock(${LOCKS.settlementStep[name]}, ${dayNumber(day)})`.execute(trx);
 
 export type DayReport = {
   day: string;

@@ -10,6 +10,7 @@ import { addDays } from '../platform/clock.ts';
 import { ORDERS } from '../db/statuses.ts';
 import { analyzeOnSample } from '../db/analyze.ts';
 import { decimalText, noticesFrom } from '../notify/notices.ts';
+import { LOCKS } from '../db/locks.ts';
 
 type Trx = Transaction<Database>;
 
@@ -138,7 +139,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
  * vacuum. One swap at a time, whatever the day.
  */
 export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
-  await sql`select pg_advisory_xact_lock(7201160)`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${LOCKS.teamStatsSwap})`.execute(trx);
   await sql`drop table if exists team_stats_next`.execute(trx);
   await sql`create table team_stats_next (like team_stats including defaults including constraints)`.execute(trx);
   const { effective, level } = figures('r', team);

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { rebateHolder } from '../income/inputs.ts';
+import { LOCKS } from '../db/locks.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -10,9 +11,7 @@ type Executor = Kysely<Database> | Transaction<Database>;
  * rare; serialising them costs nothing a holder notices, and a transaction lock is released at
  * commit, which a transaction-pooling PgBouncer allows.
  */
-const TREE_LOCK = 7201013;
-
-export const lockTree = (trx: Transaction<Database>) => sql`select pg_advisory_xact_lock(${TREE_LOCK})`.execute(trx);
+export const lockTree = (trx: Transaction<Database>) => sql`select pg_advisory_xact_lock(${LOCKS.tree})`.execute(trx);
 
 export type Ancestry = {
   /** The inviters above the user, nearest first, as far as the walk went. */

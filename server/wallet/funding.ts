@@ -9,6 +9,7 @@ import { SYSTEM } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
 import { COLUMNS, lockPendingTransfer, type Row, toFundingRecord, transferExists } from './repository.ts';
 import { approved } from './transfers.ts';
+import { LOCKS } from '../db/locks.ts';
 
 /**
  * Funding the treasury or the supercomputing pool: one operator asks, another approves, and the
@@ -39,7 +40,7 @@ async function askedToday(trx: Transaction<Database>, operator: bigint, asset: R
 /** A funding asked for, waiting for another operator (FUNDING_LIMIT over the day's limit). */
 export async function requestFunding(trx: Transaction<Database>, request: Request): Promise<FundingRecord> {
   // One operator's asks are counted in turn, so two at once cannot both pass the limit.
-  await sql`select pg_advisory_xact_lock(${FUNDING_LOCK}, ${Number(request.operator % 2_147_483_647n)})`.execute(trx);
+  await sql`select pg_advisory_xact_lock(${LOCKS.funding}, ${Number(request.operator % 2_147_483_647n)})`.execute(trx);
   const limit = parseAmount(request.limit);
   const asked = await askedToday(trx, request.operator, request.asset, request.now);
   if (!limit.ok || asked + request.amount > limit.value) throw new AppError('FUNDING_LIMIT');
@@ -59,9 +60,6 @@ export async function requestFunding(trx: Transaction<Database>, request: Reques
     .executeTakeFirstOrThrow();
   return toFundingRecord(row);
 }
-
-/** The advisory lock's first key for one operator's funding asks (the second is the operator). */
-const FUNDING_LOCK = 7_201_500;
 
 type Review = { id: bigint; reviewer: bigint; reason: string | null; now: Date };
 
