@@ -11,6 +11,18 @@
 /** Test code: test files, their shared helpers (server/test/) and the reliability suite's helpers. */
 const TEST_CODE = '\\.test\\.tsx?$|^server/(test|reliability)/';
 
+/** Each folder of server/ and the folders it may import (its README's "Imports:" line). */
+const FOLDER_IMPORTS = require('./.dependency-cruiser-imports.cjs');
+
+/** One rule per folder: its non-test files import no folder of server/ but those in the table. */
+const folderImportRules = Object.entries(FOLDER_IMPORTS).map(([folder, allowed]) => ({
+  name: `${folder}-imports-per-readme`,
+  severity: 'error',
+  comment: `server/${folder}/ imports only ${allowed.join(', ') || 'no folder'} of server/ (server/${folder}/README.md; the table is .dependency-cruiser-imports.cjs).`,
+  from: { path: `^server/${folder}/`, pathNot: '\\.test\\.tsx?$' },
+  to: { path: '^server/[^/]+/', pathNot: `^server/(${[folder, ...allowed].join('|')})/` },
+}));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -66,6 +78,7 @@ module.exports = {
       from: { path: '^server/db/migrations/' },
       to: { pathNot: '(^|/)node_modules/kysely/|^server/db/' },
     },
+    ...folderImportRules,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
