@@ -16,7 +16,10 @@ export const queryClient = new QueryClient({
   },
 });
 
-/** Resolves once the figures saved on this device for this holder are in the cache. */
+/**
+ * Resolves once the figures saved on this device for this holder are in the cache, when the app
+ * starts offline; at once online (they come back only offline: savedFigures.ts).
+ */
 export const figuresRestored = keepFigures(queryClient);
 
 export function QueryRoot({ children }: { children: ReactNode }) {
