@@ -32,7 +32,7 @@ export const EXCHANGE_PREFIX = '/exchange';
 export const TRANSFER_SCOPE = 'transfers';
 
 /** The platform's own id of a transfer: the exchange's idempotency key. */
-export const TransferId = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
+const TransferId = Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' });
 
 export const DebitBody = Type.Object({ transferId: TransferId, asset: Asset, amount: AmountString });
 export type DebitBody = Static<typeof DebitBody>;

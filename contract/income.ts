@@ -46,7 +46,7 @@ export function recomputeIncome(kind: IncomeKind, inputs: IncomeInputs): bigint 
  * The most a 360-day line may pay: the order's principal × the day's maximum daily rate. Null
  * for a line settled before the cap existed, whose inputs name neither.
  */
-export function staticCap(inputs: IncomeInputs): bigint | null {
+function staticCap(inputs: IncomeInputs): bigint | null {
   if (inputs.maxRate == null && inputs.principal == null) return null;
   return mulRate(big(inputs, 'principal'), rate(inputs, 'maxRate'));
 }

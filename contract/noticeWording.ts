@@ -10,7 +10,7 @@ import type { TransferType } from './wallet.ts';
  */
 
 /** Where opening a notice goes: the app's route of what it is about. */
-export const NOTICE_TARGETS: Record<NoticeKind, string> = {
+const NOTICE_TARGETS: Record<NoticeKind, string> = {
   income: '/income',
   transfer_approved: '/wallet',
   transfer_rejected: '/wallet',

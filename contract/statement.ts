@@ -33,7 +33,7 @@ const StatementTypeSchema = Type.Enum(STATEMENT_TYPES);
  * `internal` money between the holder's own accounts (subscriptions, redemptions, claims, a
  * withdrawal waiting for review), which is neither in nor out.
  */
-export const STATEMENT_FLOWS = ['in', 'earnings', 'out', 'internal'] as const;
+const STATEMENT_FLOWS = ['in', 'earnings', 'out', 'internal'] as const;
 export type StatementFlow = (typeof STATEMENT_FLOWS)[number];
 
 /** The CSV's columns, in order (its header line). */

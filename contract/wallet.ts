@@ -135,7 +135,7 @@ export const ReviewQueueData = Type.Object({
 export type ReviewQueueData = Static<typeof ReviewQueueData>;
 
 /** A difference between the platform's transfers and the exchange's (server/wallet/reconcile.ts). */
-export const DifferenceKind = Type.Union([
+const DifferenceKind = Type.Union([
   Type.Literal('missing_at_exchange'),
   Type.Literal('missing_on_platform'),
   Type.Literal('amount'),

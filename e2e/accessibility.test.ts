@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { phonePage } from './support/browser.ts';
@@ -7,7 +7,7 @@ import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import type { RunningServer } from './support/server.ts';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const AXE = readFileSync(fileURLToPath(import.meta.resolve('axe-core/axe.min.js')), 'utf8');
 const SCREENS = ['home', 'center', 'wallet', 'my', 'rebate', 'thirtydays', 'income', 'activity'];
 
 /** axe-core's serious and critical violations on the page as it stands: rule, count, first nodes. */

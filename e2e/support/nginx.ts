@@ -19,7 +19,7 @@ const SITE = resolve('deploy/nginx/aic-earn.conf');
  * every line) and its other directives (keepalive), so the test's nginx treats its processes as
  * the deployment's treats its own.
  */
-export function shippedUpstream(): { serverParameters: string; directives: string[] } {
+function shippedUpstream(): { serverParameters: string; directives: string[] } {
   const block = /upstream aic_earn \{([^}]*)\}/.exec(readFileSync(SITE, 'utf8'))?.[1];
   if (!block) throw new Error(`no upstream aic_earn in ${SITE}`);
   const lines = block

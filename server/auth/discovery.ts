@@ -11,7 +11,7 @@ const REMEMBERED_MS = 15_000;
  * last answer is remembered for a short while, so a probe polling /readyz does not become
  * traffic to the exchange.
  */
-export function discoveryProbe(config: Pick<Config, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'upstreamTimeoutMs'>, rememberMs = REMEMBERED_MS) {
+function discoveryProbe(config: Pick<Config, 'oidcIssuer' | 'oidcClientId' | 'oidcClientSecret' | 'upstreamTimeoutMs'>, rememberMs = REMEMBERED_MS) {
   const issuer = config.oidcIssuer as string;
   let last: { problem: string | null; at: number } | undefined;
   let asking: Promise<string | null> | undefined;

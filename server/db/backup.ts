@@ -24,7 +24,7 @@ const text = (bytes: Uint8Array) => {
  * file system) and without the lock files. Reads and writes POSIX ustar, the format PGlite
  * writes; anything else is refused rather than copied half understood.
  */
-export function portableTar(tar: Uint8Array): Buffer<ArrayBuffer> {
+function portableTar(tar: Uint8Array): Buffer<ArrayBuffer> {
   const out: Uint8Array[] = [];
   let offset = 0;
   while (offset + BLOCK <= tar.length) {

@@ -18,7 +18,7 @@ function reason(error: unknown): { code: string; message: string } {
 }
 
 /** One line on a database the server cannot use: what DATABASE_URL names, what happened, what to do. */
-export function databaseProblem(url: string, error: unknown): string {
+function databaseProblem(url: string, error: unknown): string {
   const { where, database, user } = place(url);
   const { code, message } = reason(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
@@ -43,7 +43,7 @@ export function databaseProblem(url: string, error: unknown): string {
 const FOLDER_ERRORS = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOENT', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ENOSPC', 'EDQUOT', 'ELOOP', 'ENAMETOOLONG']);
 
 /** One line on an embedded database folder the server cannot use; null for a failure that is not the folder's. */
-export function dataDirProblem(dataDir: string, error: unknown): string | null {
+function dataDirProblem(dataDir: string, error: unknown): string | null {
   if (error instanceof DataDirBusy) {
     return `DATA_DIR ${dataDir} is open in process ${error.pid} (another server, or a backup): stop it, or give this server its own DATA_DIR`;
   }

@@ -15,7 +15,7 @@ import { transact } from '../db/transact.ts';
 
 /** Where the simulated exchange's money comes from: the only account that may go negative. */
 const WORLD = '@world';
-export const omnibusOf = (clientId: string) => `@omnibus:${clientId}`;
+const omnibusOf = (clientId: string) => `@omnibus:${clientId}`;
 /** A platform's own money at the exchange, which its fundings move into its omnibus account. */
 const platformOf = (clientId: string) => `@platform:${clientId}`;
 
@@ -45,7 +45,7 @@ type Row = {
 
 const COLUMNS = ['transfer_id', 'direction', 'subject', 'asset', 'amount', 'status', 'reason', 'at'] as const;
 
-export const toTransfer = (row: Row): ExchangeTransfer => ({
+const toTransfer = (row: Row): ExchangeTransfer => ({
   transferId: row.transfer_id,
   direction: row.direction,
   subject: row.subject,

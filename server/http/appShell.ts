@@ -43,7 +43,7 @@ function cookieValue(header: string | undefined, name: string): string | null {
  * messages preloaded beside the app's scripts, so the first paint does not wait for the scripts
  * to run before it asks for them. Without the build's manifest the page is served as built.
  */
-export function appShell(webRoot: string, demo: boolean): (cookie: string | undefined, acceptLanguage: string | undefined) => string {
+function appShell(webRoot: string, demo: boolean): (cookie: string | undefined, acceptLanguage: string | undefined) => string {
   const html = readFileSync(resolve(webRoot, 'index.html'), 'utf8');
   const manifestPath = resolve(webRoot, '.vite/manifest.json');
   const manifest: ViteManifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : {};

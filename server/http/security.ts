@@ -204,7 +204,7 @@ declare module 'fastify' {
   }
 }
 
-export type AuthFailureGate = {
+type AuthFailureGate = {
   /** The seconds this address must wait, having failed too often this minute (this process's own knowledge: no round trip); else 0. */
   blocked(request: FastifyRequest): number;
   /** Counts one failure; the seconds to wait when the address is now over its limit, else 0. */

@@ -7,7 +7,7 @@ import { sqlStateOf } from '../db/failures.ts';
 export const SYSTEM = 0n;
 
 export type AccountKey = { userId: bigint; asset: Asset; kind: AccountKind };
-export type Posting = AccountKey & { amount: bigint };
+type Posting = AccountKey & { amount: bigint };
 /** `at` is the moment of the movement from the app's clock (statements are dated by it); without
  * it the database's own time is used. */
 export type EntryInput = { kind: string; ref?: string | null; at?: Date; postings: Posting[] };

@@ -40,7 +40,7 @@ export function redisBroadcast(url: string, channel: string, log: FastifyBaseLog
 }
 
 /** No other process to tell (no REDIS_URL): the sender acts on its own message itself. */
-export function localBroadcast(): Broadcast {
+function localBroadcast(): Broadcast {
   return { publish: () => {}, subscribe: () => {}, close: async () => {} };
 }
 

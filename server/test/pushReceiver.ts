@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
  * pair and a 16-byte secret, its address here, and it decrypts what was sent to it (RFC 8291,
  * aes128gcm, with node:crypto only).
  */
-export type PushRequest = { path: string; headers: IncomingHttpHeaders; body: Buffer };
+type PushRequest = { path: string; headers: IncomingHttpHeaders; body: Buffer };
 
 export type PushBrowser = {
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
@@ -71,7 +71,7 @@ const text = (value: string) => Buffer.from(value, 'latin1');
  * the record size and the sender's public key; the content key and nonce come from the ECDH
  * secret and the browser's auth secret through HKDF-SHA-256. One record, padded with a 0x02.
  */
-export function decryptAes128gcm(body: Buffer, ecdh: ECDH, authSecret: Buffer): string {
+function decryptAes128gcm(body: Buffer, ecdh: ECDH, authSecret: Buffer): string {
   const salt = body.subarray(0, 16);
   const recordSize = body.readUInt32BE(16);
   const idLength = body[20] ?? 0;

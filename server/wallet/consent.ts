@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.ts';
 export type Grant = { subject: string; accessToken: string; refreshToken: string | null; expiresAt: Date };
 
 /** AES-256-GCM under EXCHANGE_TOKEN_KEY: `v1.<iv>.<tag>.<ciphertext>`, base64url each. */
-export function seal(key: Buffer, text: string): string {
+function seal(key: Buffer, text: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
@@ -15,7 +15,7 @@ export function seal(key: Buffer, text: string): string {
 }
 
 /** The text `seal` sealed; throws when the key is another or the text was changed. */
-export function unseal(key: Buffer, sealed: string): string {
+function unseal(key: Buffer, sealed: string): string {
   const [version, iv, tag, body] = sealed.split('.');
   if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('not a sealed token');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
@@ -42,7 +42,7 @@ export async function saveGrant(db: Executor, key: Buffer, userId: bigint, grant
     .execute();
 }
 
-export async function loadGrant(db: Executor, key: Buffer, userId: bigint): Promise<Grant | undefined> {
+async function loadGrant(db: Executor, key: Buffer, userId: bigint): Promise<Grant | undefined> {
   const row = await db.selectFrom('exchange_grants').selectAll().where('user_id', '=', userId).executeTakeFirst();
   if (!row) return undefined;
   try {
@@ -58,7 +58,7 @@ export async function loadGrant(db: Executor, key: Buffer, userId: bigint): Prom
   }
 }
 
-export async function forgetGrant(db: Executor, userId: bigint): Promise<void> {
+async function forgetGrant(db: Executor, userId: bigint): Promise<void> {
   await db.deleteFrom('exchange_grants').where('user_id', '=', userId).execute();
 }
 

@@ -42,7 +42,7 @@ export type ClientOptions = {
 };
 
 /** An exchange that did not answer in a way that says what happened. */
-export class ExchangeUnavailable extends Error {}
+class ExchangeUnavailable extends Error {}
 
 /** Full jitter: a random pause up to 100 ms × 2^attempt, at most 2 s. */
 const backoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2_000, 100 * 2 ** attempt)));

@@ -197,15 +197,6 @@ export async function openDifferences(db: Db, limit = 100): Promise<OpenDifferen
   }));
 }
 
-export async function countOpenDifferences(db: Db): Promise<number> {
-  const row = await db
-    .selectFrom('reconciliation_differences')
-    .select(sql<bigint>`count(*)`.as('n'))
-    .where('resolved_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /** The last day reconciled, or null. */
 export async function lastReconciledDay(db: Db): Promise<string | null> {
   const row = await db.selectFrom('reconciliations').select(sql<string | null>`max(day)::text`.as('day')).executeTakeFirst();

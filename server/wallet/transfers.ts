@@ -102,7 +102,7 @@ export function answerFor(row: Row, language: LanguageKey = 'en'): Answer {
 }
 
 /** The reasons the platform writes on a transfer the exchange refused (translated by the app). */
-export const REASONS = {
+const REASONS = {
   insufficient_balance: 'exchange.insufficient_balance',
   unknown_account: 'exchange.unknown_account',
   consent_revoked: 'exchange.consent_revoked',

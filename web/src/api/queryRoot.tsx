@@ -8,7 +8,7 @@ import { keepFigures, SAVED_FOR_MS } from './savedFigures.ts';
  * Unused answers stay as long as saved ones count (gcTime): one dropped earlier would be missing
  * from the figures kept on the device for offline.
  */
-export const queryClient = new QueryClient({
+const queryClient = new QueryClient({
   defaultOptions: {
     queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000, gcTime: SAVED_FOR_MS },
     // An action is sent when asked, or fails: never held offline and sent later on its own.

@@ -17,7 +17,7 @@ const signedInOnly = { auth: true };
  * The screens (spec section 2): path, route meta (title key; auth for signed-in only) and the
  * page. Home is in the first download; every other page is a chunk of its own.
  */
-export const PAGES: Page[] = [
+const PAGES: Page[] = [
   { path: 'home', meta: { title: 'title.home' }, Component: HomePage },
   {
     path: 'center',

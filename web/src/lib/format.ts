@@ -33,7 +33,7 @@ const LOCALES: Readonly<Record<LanguageKey, string>> = {
 export const localeOf = (key: LanguageKey): string => LOCALES[key];
 
 /** The locale of the language i18next shows now (its tag is the language's htmlLang). */
-export function currentLocale(): string {
+function currentLocale(): string {
   const key = LANGUAGES.find((l) => l.htmlLang === i18next.language)?.key ?? DEFAULT_LANGUAGE;
   return LOCALES[key];
 }
@@ -145,7 +145,7 @@ function dateFormatOf(locale: string, withTime: boolean, timeZone?: string): Int
 }
 
 /** A local calendar date in the locale's numeric order (English 2024-05-01, Indonesian 01/05/2024). */
-export const dateIn = (locale: string, date: Date): string => dateFormatOf(locale, false).format(date);
+const dateIn = (locale: string, date: Date): string => dateFormatOf(locale, false).format(date);
 
 /** A moment from an ISO date-time, to the second, in local time; an unreadable one as it came. */
 export function dateTimeIn(locale: string, iso: string): string {

@@ -3,9 +3,9 @@
  * 30 days. The session-only key previousRoute lives in sessionStorage.
  */
 export const STORAGE_PREFIX = 'aic_earn_';
-export const COOKIE_DAYS = 30;
+const COOKIE_DAYS = 30;
 
-export const KEYS = [
+const KEYS = [
   'token',
   'userId',
   'code',
