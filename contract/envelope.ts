@@ -16,5 +16,6 @@ export type EnvelopeOf<T> = { code: number; msg: string; data: T };
 export const AmountString = Type.String({
   pattern: '^-?\\d+(\\.\\d{1,8})?$',
   description: 'Decimal string, up to 8 decimals',
-  examples: ['12.5'],
+  // `example`, not `examples`: the API document is OpenAPI 3.0, whose schemas have one example.
+  example: '12.5',
 });

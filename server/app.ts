@@ -26,6 +26,7 @@ import { seedTeamRules } from './team/rules.ts';
 import { proofRoutes } from './proof/routes.ts';
 import { appShellRoutes } from './http/appShell.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
+import { describeOperations } from './http/openapi.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
 import { installSecurity } from './http/security.ts';
@@ -100,7 +101,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     // only as the proxies named in TRUST_PROXY write it; unset, the header is ignored.
     trustProxy: typeof ctx.config.trustProxy === 'number' ? trustHops(ctx.config.trustProxy) : ctx.config.trustProxy,
     ...lowLevelOptions(ctx.config),
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false } },
+    // `example` annotates a schema for the API document (OpenAPI 3.0); it validates nothing.
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, keywords: ['example'] } },
     // JSON bodies are validated without coercion (an amount is a string, never 5 or ["5"]).
     schemaController: { compilersFactory: { buildValidator: partValidators } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -112,6 +114,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   );
   installErrorHandling(app);
   installAuthGuard(app, ctx);
+  describeOperations(app);
   shareRevocations(app, ctx);
   requireIdempotencyKeys(app);
   refuseNonFiniteNumbers(app);
@@ -125,6 +128,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: `${ctx.config.appName} API`, version: '0.1.0' },
+      // Relative: the API is on the host that serves this document (PUBLIC_URL, or a test's).
+      servers: [{ url: '/' }],
       components: {
         securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
       },

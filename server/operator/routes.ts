@@ -85,7 +85,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
 
   app.post(
     PATHS.operatorParams,
-    { schema: { tags, summary: 'Schedule a price, rate, quota or coefficient parameter from a day on', ...secured, body: ParamBody, response: answers(ParamsData) } },
+    { schema: { tags, summary: 'Schedule a price, rate, quota or coefficient parameter from a day on', operationId: 'scheduleOperatorParam', ...secured, body: ParamBody, response: answers(ParamsData) } },
     async (request, reply) => {
       const operator = operatorIdOf(ctx, request);
       const body = request.body as import('../../contract/operator.ts').ParamBody;
