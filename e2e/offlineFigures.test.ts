@@ -101,6 +101,9 @@ describe('the last figures offline', () => {
     expect(await moves.count()).toBe(4);
     for (const move of await moves.all()) expect(await move.isDisabled()).toBe(true);
     await page.getByText(m.offline.noMoves).filter({ visible: true }).waitFor();
+    // On My, the claims (earnings, network income) say so too.
+    await tabs.open(m.tabs.my);
+    expect(await page.getByText(m.offline.noMoves).filter({ visible: true }).count()).toBe(2);
 
     // Three of the app's polls go by: none asks the network, so none logs an error.
     await page.clock.runFor(3 * UNREAD_REFRESH_MS);

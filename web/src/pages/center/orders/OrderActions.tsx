@@ -8,6 +8,8 @@ import { isActive, kindOf, renews } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../lib/format.ts';
 import { TOAST_MS } from '../../../api/client.ts';
 import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
+import { OfflineReason } from '../../../components/OfflineReason.tsx';
+import { useOffline } from '../../../lib/connectivity.ts';
 
 /**
  * What an order offers now: current redeems any time, 30-day once redeemable and switches
@@ -42,6 +44,9 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
   const { t } = useTranslation();
   const busy = useRef(false);
   const { send, sending } = useOrderAction();
+  const offline = useOffline();
+  // Offline nothing here can reach the server: the switches and Redeem are off, and say why.
+  const off = sending || offline;
   const { redeem, reinvest, autoRenew } = actionsOf(order);
 
   const run = async (action: OrderAction, question: string) => {
@@ -72,7 +77,7 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
           text={t('earn.orders.reinvest')}
           label={label}
           on={order.reinvest}
-          disabled={sending}
+          disabled={off}
           onClick={() =>
             void (order.reinvest
               ? run('cancelRebuy', t('earn.orders.confirmCancelReinvest'))
@@ -85,7 +90,7 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
           text={t('earn.autoRenew')}
           label={label}
           on={order.autoRenew}
-          disabled={sending}
+          disabled={off}
           onClick={() =>
             void (order.autoRenew
               ? run('autoRenewOff', t('earn.orders.confirmCancelAutoRenew'))
@@ -98,13 +103,14 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
           size="middle"
           color="primary"
           loading={sending}
-          disabled={sending}
+          disabled={off}
           aria-label={`${t('earn.orders.redeem')} · ${label}`}
           onClick={() => void run(redeem, t('earn.orders.confirmRedeem', { amount: formatAmount(order.redeemable) }))}
         >
           {t('earn.orders.redeem')}
         </Button>
       )}
+      <OfflineReason />
     </div>
   );
 }
