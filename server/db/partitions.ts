@@ -137,7 +137,7 @@ function groupBy(partitions: Bounded[], key: (day: string) => string): Map<strin
  * (`quarterPartition`): a week or a quarter is past once it ended before the week before
  * `today`'s (a late write to last week still finds its day). The day writes into an empty
  * partition of its own; a holder's reads probe every partition, so the days of a year would cost
- * them 365 probes, its weeks 53, its quarters 4 (docs/scaling.md). A past quarter's days go into
+ * them 365 probes, its weeks 53, its quarters 4 (docs/scaling.md, "History"). A past quarter's days go into
  * it at once, not through their week. Per merge, one transaction under the advisory lock `lock`,
  * taken only if free (another process merging: left to it): the sources (and the default
  * partition, whose rows of the range move too) are locked against writes, copied in the key's

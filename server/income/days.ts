@@ -7,15 +7,13 @@ import { addDays } from '../platform/clock.ts';
 import { LOCKS } from '../db/locks.ts';
 
 /**
- * `income` is partitioned by day (migration 0024 made it by week; days since 2026-11-27): each
- * settled day writes about two million lines at a million holders, and in one table keyed by
- * holder they went into every holder's key range of an index that grows by that much a day, so
- * each day rewrote every leaf page of it (a day's lines took 5.1 s into an empty table, 8.6 s
- * after 10 days of history, 12.0 s after 24). A week's partition still grew through its week: the
- * fourth day of one took 37.4 s in all against 31.9 s into a day's own partition
- * (docs/scaling.md). A day's partition starts empty: a day costs what a day costs, whatever came
- * before it. Past weeks' days are merged into a partition per week, past quarters' into one per
- * quarter (`mergePastIncome`), which keeps a holder's reads (their lines, their totals) to a
+ * `income` is partitioned by day (migration 0024 made it by week; days since 2026-11-27): in one
+ * table keyed by holder, a day's lines went into every holder's key range of an index that grows
+ * by a day's lines each day, so each day rewrote every leaf page of it and cost more than the
+ * day before; a week's partition still grew through its week. A day's partition starts empty: a
+ * day costs what a day costs, whatever came before it (docs/scaling.md, "History"). Past weeks'
+ * days are merged into a partition per week, past quarters' into one per quarter
+ * (`mergePastIncome`), which keeps a holder's reads (their lines, their totals) to a
  * probe per recent day, per week of the quarter and per quarter. The weeks made before the days
  * keep their days.
  */
@@ -67,8 +65,8 @@ export async function analyzeIncomeDay(db: Executor, day: string): Promise<void>
 
 /**
  * Merges past weeks' days into a partition per week, and past quarters' days and weeks into one
- * per quarter (`mergePast`, docs/scaling.md). Run once a day off the day's path (the scheduler's
- * housekeeping); returns the partitions made.
+ * per quarter (`mergePast`, docs/scaling.md, "History"). Run once a day off the day's path (the
+ * scheduler's housekeeping); returns the partitions made.
  */
 export function mergePastIncome(db: Db, today: string): Promise<string[]> {
   return mergePast(db, 'income', 'day', today, LOCKS.incomeDays);

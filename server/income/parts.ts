@@ -6,11 +6,9 @@ import { sql } from 'kysely';
  * on separate connections, each exactly once; only the paying system account's balance is
  * written by every part, one after the other (the ledger's batch form takes its lock last).
  *
- * By a hash, not by the id itself or its range: the oldest holders receive the most rebates (a
- * fifth of the lines at a million holders go to the first thousand), and in bench/day's tree
- * even ids twice what odd ones do, so both split the work unevenly (measured 597,000 lines
- * against 415,000, and 732,000 against 280,000). The hash is PostgreSQL's own, the same in every
- * run of a day.
+ * By a hash, not by the id itself or its range: the oldest holders receive the most rebates,
+ * and in bench/day's tree even ids more than odd ones, so both split the work unevenly. The hash
+ * is PostgreSQL's own, the same in every run of a day.
  */
 export type Part = { index: number; of: number };
 

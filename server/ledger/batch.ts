@@ -69,8 +69,8 @@ export async function postBatch<R extends object = object>(db: Kysely<Database>,
 /**
  * The order a batch locks its accounts in: the holders' in key order, then the system's (user 0)
  * in key order. In key order the paying system account came first, so of two writers side by side
- * (the rebates' parts) the second waited for the first's 100,000 balances and commit (about a
- * second a day at a million holders), where now it waits for the commit. No deadlock comes of
+ * (the rebates' parts) the second waited for all the first's balances and its commit, where now
+ * it waits for the commit only. No deadlock comes of
  * it: every batch locks in this order, and no writer of a single entry locks a system account
  * and a holder's together (the buy moves within a holder; deposits and withdrawals use the
  * exchange account, which no batch touches; the operator funds system accounts only).

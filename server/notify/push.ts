@@ -217,7 +217,7 @@ export async function dispatchPush(ctx: AppContext, resolve: Resolver = lookupAl
   const keys = await pushKeys(ctx.db);
   const { rows } = await transact(ctx.db, async (trx) => {
     // A probe per subscription and day: a cost the planner puts above JIT's threshold with a few
-    // thousand subscriptions, and compiling took 0.5 s for a statement that runs in milliseconds.
+    // thousand subscriptions, and compiling then took far longer than the statement runs.
     await sql`set local jit = off`.execute(trx);
     return sql<Claimed>`
     with candidates as (${pushCandidates()}

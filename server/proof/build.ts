@@ -207,8 +207,8 @@ async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: '
 
 /**
  * The staged leaves of holders on their first day (no nonce yet: a few a day) get one here, and
- * their key and hash, where a pass over every account before the proof looked for them (0.8 s a
- * day at a million holders). One drawn meanwhile by another build is left to the counts (missing):
+ * their key and hash, where a pass over every account before the proof looked for them, every
+ * day, to find a few. One drawn meanwhile by another build is left to the counts (missing):
  * the build draws again and retries.
  */
 async function drawMissing(db: Trx, stage: RawBuilder<unknown>, day: string, asset: Asset): Promise<void> {
@@ -349,8 +349,8 @@ async function stageAndWrite(ctx: AppContext, trx: Trx, day: string, asset: Asse
           // only take turns with them.
           await sql`set local max_parallel_workers_per_gather = 0`.execute(helper);
           // The holders' nonces joined by hashing the part's pivoted balances, not by an index
-          // probe per holder, which the planner picks from its estimate of the pivot (measured on
-          // a part of 500,564 holders: 2.53 and 2.56 s against 3.02 and 3.21 s).
+          // probe per holder, which the planner picks from its low estimate of the pivot's rows and
+          // which is slower for a part's every holder.
           await sql`set local enable_nestloop = off`.execute(helper);
           try {
             mine.resolve(await stagePart(helper, day, asset, { index, of: parts }, 'unlogged'));

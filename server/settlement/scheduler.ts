@@ -43,8 +43,8 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     if (purgedOn !== today) {
       log.info({ purged: await purgeExpired(ctx) }, 'expired records removed');
       purgedOn = today;
-      // A minute or so once a week, minutes once a quarter at a million holders: beside the loop,
-      // so settlement does not wait.
+      // A merge copies a past week's or quarter's rows, long at scale: beside the loop, so
+      // settlement does not wait.
       if (!merging) {
         merging = mergePastDays(ctx, today)
           .then((merged) => merged.length > 0 && log.info({ merged }, 'past days merged into weeks and quarters'))

@@ -72,14 +72,13 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
   // young database the planner would take them for a handful of rows, here and in the rebates,
   // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
-  // loop: minutes at 100,000 holders). Analysing samples a fixed number of rows, whatever the
-  // table's size; the day's partition is the one those statements read.
+  // loop, whose time grows with the square of the holders). Analysing samples a fixed number of
+  // rows, whatever the table's size; the day's partition is the one those statements read.
   await analyzeIncomeDay(trx, day);
   // Members, their orders and the earners joined in id order (users' and orders' keys both start
-  // with it), not hashed: at a million members 1.9 s against 3.4 and 3.8 s with the planner's
-  // hashes of a million orders' sums and of the members. Each member's parent and depth come from
-  // the index users_tree alone (generated from the path, migration 0033): 0.7 s of reading users'
-  // rows with their paths at a million members, the team step 4.6 to 4.9 s before, 3.7 s after.
+  // with it), not hashed: the keys are already in that order, so a merge costs less than hashing
+  // every order's sum and every member. Each member's parent and depth come from the index
+  // users_tree alone (migration 0033), so the users' rows with their long paths are not read.
   await sql`set local enable_hashjoin = off`.execute(trx);
   await sql`set local enable_hashagg = off`.execute(trx);
   await sql`
@@ -96,8 +95,8 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
   await sql`reset enable_hashjoin`.execute(trx);
   await sql`reset enable_hashagg`.execute(trx);
   // Written in depth order, each depth's members on pages of their own: a block-range index
-  // finds them (at a million members the levels took 1.5 s instead of 2.6 s with a B-tree over
-  // members in id order, and the index 0.1 s instead of 0.6 s).
+  // finds a level's pages, smaller and quicker to build and read than a B-tree over members in id
+  // order.
   await sql`create index on team_members using brin (depth)`.execute(trx);
   await analyzeOnSample(trx, 'team_members');
   await sql`truncate team_roll`.execute(trx);
@@ -134,9 +133,8 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
 /**
  * Replaces `team_stats` with the figures of the day's roll-up (`rollUpTeam`): the members listed.
  * Written into a table of its own, indexed once, and swapped in at the end of the transaction
- * (readers wait only for the swap): deleting a million rows and inserting a million into the
- * primary key cost about 5.6 s a day at a million members, and left the million dead rows to
- * vacuum. One swap at a time, whatever the day.
+ * (readers wait only for the swap): deleting every row and inserting every row into the primary
+ * key cost more, and left as many dead rows to vacuum. One swap at a time, whatever the day.
  */
 export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
   await sql`select pg_advisory_xact_lock(${LOCKS.teamStatsSwap})`.execute(trx);
@@ -176,8 +174,8 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
  * read it from other connections once this transaction commits.
  *
  * Only the day's earners (a static line above zero) with an effective ancestor are
- * written: they are all the rebates read, and each part hashes the table whole (at a million
- * holders 400,000 rows instead of a million).
+ * written: they are all the rebates read, and each part hashes the table whole (the earners
+ * are a fraction of the members).
  */
 export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
   const generations = team.rebateRates.length;
@@ -195,8 +193,8 @@ export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
   // A level at a time from the roots, each level in a table of its own joined to the one above
   // and appended to uplines; nothing is updated in place (growing arrays moved every row). A
   // level keeps its lists in n plain columns each, shifted one place when the parent is
-  // effective, and makes them arrays only for the earners it writes: at a million members 1.9 s
-  // against 2.3 s with arrays concatenated and sliced for every member.
+  // effective, and makes them arrays only for the earners it writes: concatenating and slicing
+  // arrays for every member cost more than the shift.
   await sql`
     do $$
     declare d int;

@@ -2,10 +2,9 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * The pool's output and the rebates store what each line was computed from in columns of its
- * own, not in a jsonb per line: at a million holders those are 1.4 million of the day's 2 million
- * lines, and building and writing the jsonb cost about half of writing them (measured: 400,000
- * static lines 2.1 s with it, 1.1 s without; 512,000 rebate lines 3.1 s against 1.4 s; and
- * 180 MB a day of the 550). A static line keeps its order's power and reinvestment; the day's
+ * own, not in a jsonb per line: they are most of the day's lines, and building and writing the
+ * jsonb, most of it the same figures on every line, cost about as much time and room as the rest
+ * of the line. A static line keeps its order's power and reinvestment; the day's
  * figures every static line shares (output, total power, coefficient, rates...) are stored once,
  * in `settlement_days.static_inputs`. A rebate line keeps its generation, level, rate, source
  * amount, earner and branch. `inputs` stays for the fixed and current lines and for every line

@@ -4,7 +4,7 @@ import { type Kysely, sql } from 'kysely';
  * The day's roll-up (team_roll) says which members earn the day's static output (`earner`: a
  * static line above zero that day) and is found by depth through a block-range index (the roll-up
  * writes it a depth at a time): the rebates' staging walks it top down as it is, where it copied
- * the million members with the earners joined in first (1.4 s at a million members).
+ * every member with the earners joined in first.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table team_roll add column earner boolean not null default false`.execute(db);
