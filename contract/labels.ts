@@ -1,3 +1,4 @@
+import { paramOf } from './params.ts';
 import type { TransferType } from './wallet.ts';
 
 /**
@@ -8,28 +9,11 @@ import type { TransferType } from './wallet.ts';
 /** A translation function: i18next's `t` in the web app, the locale files read by the server. */
 export type Translate = (key: string, values?: Record<string, string>) => string;
 
-/** Each parameter's label key under operator.params.names (its name has dots i18next would split). */
-const PARAM_LABELS: Record<string, string> = {
-  'price.aic_usd': 'price',
-  'earn.current.daily_rate': 'currentRate',
-  'earn.fixed30.daily_rate': 'fixed30Rate',
-  'earn.daily_quota': 'dailyQuota',
-  'earn.minimum': 'minimum',
-  'earn.360.multiplier': 'multiplier',
-  'earn.360.coefficient_base': 'coefficientBase',
-  'earn.360.launch_day': 'launchDay',
-  'earn.360.coefficient_max_days': 'coefficientMaxDays',
-  'earn.360.pool_output_rate': 'poolOutputRate',
-  'earn.360.max_daily_rate': 'poolMaxDailyRate',
-  'team.rebate_rates': 'rebateRates',
-  'team.level_thresholds': 'levelThresholds',
-  'team.effective_minimum': 'effectiveMinimum',
-  'team.unlock_tiers': 'unlockTiers',
-  'team.lockup_days': 'lockupDays',
+/** A parameter's label key under operator.params.names (its name has dots i18next would split). */
+export const paramLabelKey = (name: string): string | null => {
+  const label = paramOf(name)?.label;
+  return label ? `operator.params.names.${label}` : null;
 };
-
-export const paramLabelKey = (name: string): string | null =>
-  Object.hasOwn(PARAM_LABELS, name) ? `operator.params.names.${PARAM_LABELS[name]}` : null;
 
 export const typeLabelKey = (type: TransferType) => `wallet.type.${type}` as const;
 

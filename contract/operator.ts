@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ProofLedgerCheck } from './proof.ts';
-import { DAILY_RATE_PARAMS } from './products.ts';
+import { PARAM_NAMES } from './params.ts';
 
 const DayReport = Type.Object({
   day: Type.String(),
@@ -37,24 +37,7 @@ export const FundBody = Type.Object({
 });
 export type FundBody = Static<typeof FundBody>;
 
-/** The parameters an operator may schedule (versioned by the day they take effect). */
-export const PARAM_NAMES: readonly string[] = [
-  'price.aic_usd',
-  ...DAILY_RATE_PARAMS.map(({ name }) => name),
-  'earn.daily_quota',
-  'earn.minimum',
-  'earn.360.multiplier',
-  'earn.360.coefficient_base',
-  'earn.360.launch_day',
-  'earn.360.coefficient_max_days',
-  'earn.360.pool_output_rate',
-  'earn.360.max_daily_rate',
-  'team.rebate_rates',
-  'team.level_thresholds',
-  'team.effective_minimum',
-  'team.unlock_tiers',
-  'team.lockup_days',
-];
+export { PARAM_NAMES };
 export const ParamBody = Type.Object({
   name: Type.Union(PARAM_NAMES.map((n) => Type.Literal(n)) as [ReturnType<typeof Type.Literal>]),
   value: Type.String({ minLength: 1, maxLength: 200 }),

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
+import { versionsInForce } from '../platform/params.ts';
 import { DAILY_RATE_PARAMS, type ProductKind, productsOfKind } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
 
@@ -46,28 +47,21 @@ const units = (text: string): bigint => {
 };
 
 export async function earnParams(db: Db | Transaction<Database>, defaults: EarnDefaults, day: string): Promise<EarnParams> {
-  const rows = await db
-    .selectFrom('params')
-    .select(['name', 'value', sql<string>`effective_day::text`.as('effective_day')])
-    .distinctOn('name')
-    .where('name', 'like', 'earn.%')
-    .where('effective_day', '<=', sql<string>`${day}::date`)
-    .orderBy('name')
-    .orderBy('effective_day', 'desc')
-    .execute();
+  const names = [...Object.values(EARN_PARAM_NAMES), ...DAILY_RATE_PARAMS.map((p) => p.name)];
+  const inForce = await versionsInForce(db, names, day);
   const raw: EarnDefaults = { ...defaults };
   const versions = Object.fromEntries(Object.keys(EARN_PARAM_NAMES).map((key) => [key, null])) as EarnParams['versions'];
   for (const [key, name] of Object.entries(EARN_PARAM_NAMES) as [Term, string][]) {
-    const row = rows.find((r) => r.name === name);
-    if (row) {
-      raw[key] = row.value;
-      versions[key] = row.effective_day;
+    const version = inForce.get(name);
+    if (version) {
+      raw[key] = version.value;
+      versions[key] = version.effectiveDay;
     }
   }
   const dailyRates: EarnParams['dailyRates'] = {};
   for (const { product, name } of DAILY_RATE_PARAMS) {
-    const row = rows.find((r) => r.name === name);
-    dailyRates[product] = row ? { rate: row.value, from: row.effective_day } : { rate: defaults.dailyRates[product] ?? '0', from: null };
+    const version = inForce.get(name);
+    dailyRates[product] = version ? { rate: version.value, from: version.effectiveDay } : { rate: defaults.dailyRates[product] ?? '0', from: null };
   }
   return {
     dailyQuota: units(raw.dailyQuota),

@@ -1,8 +1,9 @@
 import { sql, type Transaction } from 'kysely';
-import { formatUnits, parseRate } from '../../contract/money.ts';
+import { formatUnits } from '../../contract/money.ts';
 import type { ParamBody } from '../../contract/operator.ts';
 import { DAILY_RATE_PARAMS } from '../../contract/products.ts';
-import { TEAM_RULE_NAMES, type TeamRules, teamRuleKey, teamRuleProblem, teamRuleTexts } from '../../contract/teamRules.ts';
+import { paramOf, paramValueProblem } from '../../contract/params.ts';
+import { TEAM_RULE_NAMES, type TeamRules, teamRuleTexts } from '../../contract/teamRules.ts';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,19 +36,9 @@ export function paramDefaults(config: Config): Record<string, string> {
  * days ahead), so holders see a change coming. The price follows the market and is exempt.
  */
 export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>, body: ParamBody): Promise<void> {
-  const teamRule = teamRuleKey(body.name);
-  if (teamRule) {
-    const problem = teamRuleProblem(teamRule, body.value);
-    if (problem) throw new AppError('PARAM', `${body.name}: ${problem}`);
-  } else if (body.name === 'earn.360.launch_day') {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(body.value)) throw new AppError('PARAM', 'launch day is a date');
-  } else {
-    try {
-      parseRate(body.value);
-    } catch {
-      throw new AppError('PARAM', 'not a decimal');
-    }
-  }
+  const problem = paramValueProblem(body.name, body.value);
+  if (problem) throw new AppError('PARAM', `${body.name}: ${problem}`);
+  const { notice } = paramOf(body.name) ?? { notice: true };
   const today = utcDay(ctx.clock.now());
   const settled = await trx
     .selectFrom('settlement_days')
@@ -57,11 +48,11 @@ export async function scheduleParam(ctx: AppContext, trx: Transaction<Database>,
   if (body.effectiveDay < today || (settled?.day && body.effectiveDay <= settled.day)) {
     throw new AppError('DAY_SETTLED', 'a change applies from a future, unsettled day');
   }
-  if (body.name !== PARAM.aicPriceUsd && body.effectiveDay < addDays(today, ctx.config.paramNoticeDays)) {
+  if (notice && body.effectiveDay < addDays(today, ctx.config.paramNoticeDays)) {
     throw new AppError('NOTICE_TOO_SHORT', `earn terms and team rules change at least ${ctx.config.paramNoticeDays} days ahead`);
   }
   await setParam(trx, body.name as ParamName, body.effectiveDay, body.value, ctx.clock.now());
-  if (body.name !== PARAM.aicPriceUsd) await announce(trx, body, ctx.clock.now());
+  if (notice) await announce(trx, body, ctx.clock.now());
 }
 
 /**

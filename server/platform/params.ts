@@ -16,6 +16,23 @@ export type ParamName = (typeof PARAM)[keyof typeof PARAM] | `earn.${string}` | 
 
 export type ParamVersion = { value: string; effectiveDay: string };
 
+/**
+ * The version of each named parameter in force on a day: the newest effective on or before it.
+ * A name with no such version is absent (its configured default applies).
+ */
+export async function versionsInForce(db: Db | Transaction<Database>, names: readonly string[], day: string): Promise<Map<string, ParamVersion>> {
+  const rows = await db
+    .selectFrom('params')
+    .select(['name', 'value', sql<string>`effective_day::text`.as('effective_day')])
+    .distinctOn('name')
+    .where('name', 'in', names)
+    .where('effective_day', '<=', sql<string>`${day}::date`)
+    .orderBy('name')
+    .orderBy('effective_day', 'desc')
+    .execute();
+  return new Map(rows.map((r) => [r.name, { value: r.value, effectiveDay: r.effective_day }]));
+}
+
 /** The value in force on a day, and the one before it (for change figures), newest first. */
 export async function paramHistory(db: Db, name: ParamName, day: string, limit = 2): Promise<ParamVersion[]> {
   const rows = await db

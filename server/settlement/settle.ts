@@ -67,8 +67,7 @@ async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (tr
   return transact(ctx.db, async (trx) => {
     await lockStep(trx, day, name);
     // Set-based steps hash and group every active order: memory rather than disk spills, and
-    // no JIT (PostgreSQL compiled these one-off statements for longer than they ran: 9.6 s
-    // against 0.8 s for a 10,000-member day).
+    // no JIT, which compiles these one-off statements for longer than they run.
     await sql`set local work_mem = '256MB'`.execute(trx);
     await sql`set local jit = off`.execute(trx);
     return work(trx);
@@ -389,8 +388,7 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // order the other steps read, and add nothing to what members hold), off the day's longer
   // path and before the day's notices and proof, which count them (the proof draws the nonces of
   // the day's new holders itself). Then it writes the day's team figures (team_stats) from the
-  // roll-up, while the second connection stages the uplines: it was idle there (about 4 s at a
-  // million holders), and nothing of the day reads team_stats (the rebates and lock-ups read the
+  // roll-up, while the second connection stages the uplines: it was idle there, and nothing of the day reads team_stats (the rebates and lock-ups read the
   // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
   // stages. Last come the maturities, still beside the uplines.
   const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
@@ -493,7 +491,7 @@ const cycleDue = (asOf: Date) =>
  * Days are paid in order. One scan of the orders finds every day with a cycle due; a cycle paid
  * on day D makes its order due again on D + 1 at the earliest, so the orders are scanned again
  * only when D + 1 has begun by `asOf` and is not the next day found (settling a day, never: its
- * cycles' next ends are after it; the first scan cost about a second at a million orders).
+ * cycles' next ends are after it, and a scan of every order is not free at a million).
  */
 export async function settleCurrentCycles(ctx: AppContext, asOf: Date): Promise<number> {
   let paid = 0;

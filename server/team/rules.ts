@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import { parseTeamRules, TEAM_RULE_NAMES, type TeamRuleName, type TeamRules, teamRuleTexts } from '../../contract/teamRules.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import { TEAM_RULE_VARIABLES } from '../config.ts';
@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
 import { utcDay } from '../platform/clock.ts';
-import { seedFirstVersion } from '../platform/params.ts';
+import { seedFirstVersion, versionsInForce } from '../platform/params.ts';
 
 /**
  * The team rules in force on a day: for each rule, its newest version effective on or before
@@ -15,19 +15,11 @@ import { seedFirstVersion } from '../platform/params.ts';
  * configured first version.
  */
 export async function teamRules(db: Db | Transaction<Database>, first: TeamRules, day: string): Promise<TeamRules> {
-  const rows = await db
-    .selectFrom('params')
-    .select(['name', 'value'])
-    .distinctOn('name')
-    .where('name', 'like', 'team.%')
-    .where('effective_day', '<=', sql<string>`${day}::date`)
-    .orderBy('name')
-    .orderBy('effective_day', 'desc')
-    .execute();
+  const inForce = await versionsInForce(db, Object.values(TEAM_RULE_NAMES), day);
   const texts = teamRuleTexts(first);
   for (const [key, name] of Object.entries(TEAM_RULE_NAMES) as [keyof TeamRules, string][]) {
-    const row = rows.find((r) => r.name === name);
-    if (row) texts[key] = row.value;
+    const version = inForce.get(name);
+    if (version) texts[key] = version.value;
   }
   return parseTeamRules(texts);
 }

@@ -1,5 +1,6 @@
 import { PARAM_NAMES, type ParamBody } from '../../../../contract/operator.ts';
-import { teamRuleKey, teamRuleProblem } from '../../../../contract/teamRules.ts';
+import { paramOf, paramValueProblem } from '../../../../contract/params.ts';
+import { teamRuleKey } from '../../../../contract/teamRules.ts';
 import type { ParamVersion } from '../../api/operator.ts';
 import { EMPTY, formatDay, formatFigure, formatRate } from '../../lib/format.ts';
 
@@ -8,40 +9,19 @@ export { paramLabelKey } from '../../../../contract/labels.ts';
 export type ParamName = ParamBody['name'];
 export { PARAM_NAMES };
 
-/** The launch day is a date; every other parameter is a plain non-negative decimal. */
-export const isDayParam = (name: string): boolean => name === 'earn.360.launch_day';
+/** Whether a parameter's value is a date (the launch day). */
+export const isDayParam = (name: string): boolean => paramOf(name)?.kind === 'day';
+
+/** Parameters stored as decimal fractions (daily rates, the pool's output rate, the cap): shown as percentages. */
+const isRateParam = (name: string): boolean => paramOf(name)?.kind === 'rate';
 
 /**
  * What the empty New value field shows: the parameter's own value in force, or (before it is
- * known) an example of its own kind: a price for the price, a daily rate for a rate, a day for a day.
+ * known) its declared example: a price for the price, a daily rate for a rate, a day for a day.
  */
 export function paramPlaceholder(name: ParamName, inForce?: string | null): string {
-  if (inForce) return inForce;
-  if (isDayParam(name)) return '2026-11-01';
-  return TEAM_RULE_EXAMPLES[teamRuleKey(name) ?? 'none'] ?? EARN_EXAMPLES[name] ?? (name.endsWith('.daily_rate') ? '0.002' : '1');
+  return inForce || (paramOf(name)?.example ?? '');
 }
-
-const TEAM_RULE_EXAMPLES: Record<string, string> = {
-  rebateRates: '0.10,0.05,0.03,0.02,0.01',
-  levelThresholds: '1000,10000,50000,200000,1000000',
-  effectiveMinimum: '10',
-  unlockTiers: '10000:0.5,5000:0.3',
-  lockupDays: '10',
-};
-
-const EARN_EXAMPLES: Record<string, string> = {
-  'price.aic_usd': '0.85',
-  'earn.daily_quota': '10000',
-  'earn.minimum': '1',
-  'earn.360.multiplier': '5',
-  'earn.360.coefficient_base': '1.02',
-  'earn.360.coefficient_max_days': '360',
-  'earn.360.pool_output_rate': '0.01',
-  'earn.360.max_daily_rate': '0.005',
-};
-
-/** Parameters stored as decimal fractions (daily rates, the pool's output rate): shown as percentages. */
-const isRateParam = (name: string): boolean => name.endsWith('_rate');
 
 /** A stored item in the reader's format; one that is not a plain decimal as it is. */
 const shownOr = (format: (value: string) => string) => (item: string) => {
@@ -72,12 +52,11 @@ export const formatParamValue = (name: string, value: string): string => paramVa
 
 /** What the server would refuse, checked first: the message key, or null when the value is fine. */
 export function checkParamValue(name: ParamName, value: string): string | null {
-  const text = value.trim();
-  if (!text) return 'operator.params.valueRequired';
+  if (!value.trim()) return 'operator.params.valueRequired';
+  if (!paramValueProblem(name, value)) return null;
   const rule = teamRuleKey(name);
-  if (rule) return teamRuleProblem(rule, text) ? `operator.params.formats.${rule}` : null;
-  if (isDayParam(name)) return /^\d{4}-\d{2}-\d{2}$/.test(text) ? null : 'operator.params.dayInvalid';
-  return /^\d+(\.\d+)?$/.test(text) && text.length <= 40 ? null : 'operator.params.valueInvalid';
+  if (rule) return `operator.params.formats.${rule}`;
+  return isDayParam(name) ? 'operator.params.dayInvalid' : 'operator.params.valueInvalid';
 }
 
 export type ParamState = {
