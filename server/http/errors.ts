@@ -36,7 +36,11 @@ function toAppError(error: FastifyError | Error): AppError {
 function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError) {
   const entry = ERRORS[error.errorName];
   const msg = translate(entry.message, messageLanguage(request.headers['x-lang']));
-  return reply.status(entry.http).send({ code: entry.code, msg, data: null });
+  // A static file that failed after its headers were chosen (it vanished as it was opened, say,
+  // a build swapped under a running server) leaves its type and encoding on the reply: the
+  // envelope is plain JSON.
+  reply.removeHeader('content-encoding');
+  return reply.status(entry.http).type('application/json; charset=utf-8').send({ code: entry.code, msg, data: null });
 }
 
 /** The caller's X-Lang by connection, for failures Node reports on the socket (408, 505). */
