@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAmount, checkOnFreshBalance, maxAmount, refusalOf, refusalStands } from './amount.ts';
+import { checkAmount, checkEntered, checkOnFreshBalance, maxAmount, refusalOf, refusalStands } from './amount.ts';
 
 const message = (input: string, balance = '500', minimum?: string) => {
   const result = checkAmount(input, balance, minimum);
@@ -28,6 +28,14 @@ describe('wallet amount rules', () => {
     expect(message('500.00000001')).toBe('err.insufficientBalance');
     expect(message('0.3', '0.3')).toBe('0.3');
     expect(checkAmount('1', undefined)).toEqual({ ok: false, message: 'err.insufficientBalance' });
+  });
+
+  it('checks an amount with no balance behind it (the operator funding form) by its form alone', () => {
+    expect(checkEntered('')).toEqual({ ok: false, message: 'err.amountRequired' });
+    expect(checkEntered('0')).toEqual({ ok: false, message: 'err.amountInvalid' });
+    expect(checkEntered('-1')).toEqual({ ok: false, message: 'err.amountInvalid' });
+    expect(checkEntered('1.123456789')).toEqual({ ok: false, message: 'err.amountDecimals' });
+    expect(checkEntered('1000000.5')).toEqual({ ok: true, value: 100_000_050_000_000n, amount: '1000000.5' });
   });
 
   it('applies a minimum when there is one', () => {

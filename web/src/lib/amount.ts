@@ -20,10 +20,18 @@ export function unitsOf(value: string | undefined): Units | null {
   return parsed.ok ? parsed.value : null;
 }
 
+/** An amount's own form: required, a plain decimal above zero, at most 8 decimals. */
+export function checkEntered(input: string): AmountCheck {
+  const parsed = parseAmount(input);
+  if (!parsed.ok) return { ok: false, message: PARSE_MESSAGES[parsed.reason] };
+  if (parsed.value <= 0n) return { ok: false, message: 'err.amountInvalid' };
+  return { ok: true, value: parsed.value, amount: formatUnits(parsed.value) };
+}
+
 /**
- * The wallet amount rules (PRODUCT.md, Asset wallet), checked before anything is sent:
- * required, a plain decimal above zero, at most 8 decimals, at least the minimum, and not
- * above the balance the money leaves from. Exact bigint units, never floats.
+ * The wallet amount rules (PRODUCT.md, Asset wallet), checked before anything is sent: the
+ * amount's own form (checkEntered), at least the minimum, and not above the balance the money
+ * leaves from. Exact bigint units, never floats.
  */
 export function checkAmount(
   input: string,
@@ -32,16 +40,15 @@ export function checkAmount(
   /** The message below the minimum (withdrawals and transfers out: the server's err.belowTransferMinimum). */
   belowMessage = 'wallet.belowMinimum',
 ): AmountCheck {
-  const parsed = parseAmount(input);
-  if (!parsed.ok) return { ok: false, message: PARSE_MESSAGES[parsed.reason] };
-  if (parsed.value <= 0n) return { ok: false, message: 'err.amountInvalid' };
+  const entered = checkEntered(input);
+  if (!entered.ok) return entered;
   const least = unitsOf(minimum);
-  if (least !== null && parsed.value < least) {
+  if (least !== null && entered.value < least) {
     return { ok: false, message: belowMessage, values: { amount: formatFigure(formatUnits(least)) } };
   }
   const available = unitsOf(balance) ?? 0n;
-  if (parsed.value > available) return { ok: false, message: 'err.insufficientBalance' };
-  return { ok: true, value: parsed.value, amount: formatUnits(parsed.value) };
+  if (entered.value > available) return { ok: false, message: 'err.insufficientBalance' };
+  return entered;
 }
 
 /** The whole balance as a plain decimal, for the Max button. */
