@@ -1,13 +1,12 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
 import Input from 'antd-mobile/es/components/input';
-import Toast from 'antd-mobile/es/components/toast';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InviterData } from '../../../../contract/team.ts';
-import { ApiError, TOAST_MS } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { useBind } from '../../api/earn.ts';
 import { lookUpInviter, usePlatformInviteCode } from '../../api/team.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { presetInviteCode } from '../../lib/inviteCode.ts';
 
 /**
@@ -23,8 +22,7 @@ export function BindStep() {
   const [code, setCode] = useState(presetInviteCode);
   const [error, setError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const busy = useRef(false);
-  const { send, sending } = useBind();
+  const { start, sending } = useConfirmedAction(useBind());
   const platformCode = usePlatformInviteCode().data?.code ?? null;
 
   /** The inviter behind `inviteCode`, or null once the refusal is shown under the field. */
@@ -40,50 +38,38 @@ export function BindStep() {
     }
   };
 
-  const submit = async (typed = code) => {
-    if (busy.current) return;
-    const inviteCode = typed.trim();
-    if (!inviteCode) {
-      setError(t('err.inviteEmpty'));
-      return;
-    }
-    setError(null);
-    busy.current = true;
-    try {
+  const submit = (typed = code) =>
+    start(async () => {
+      const inviteCode = typed.trim();
+      if (!inviteCode) {
+        setError(t('err.inviteEmpty'));
+        return null;
+      }
+      setError(null);
       const inviter = await inviterOf(inviteCode);
-      if (!inviter) return;
+      if (!inviter) return null;
       // Whose code it is comes before "cannot be changed later": the bind is for good.
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: (
-          <>
-            <dl className="figures bind-confirm">
-              <div className="figure">
-                <dt className="figure__label">{t('earn.bind.inviter')}</dt>
-                <dd className="figure__value" data-testid="inviter-name">
-                  {inviter.name}
-                </dd>
-              </div>
-              <div className="figure">
-                <dt className="figure__label">{t('earn.bind.uid')}</dt>
-                <dd className="figure__value" data-testid="inviter-uid">
-                  {inviter.maskedUserId}
-                </dd>
-              </div>
-            </dl>
-            <p className="bind-confirm__text">{t('earn.bind.confirm', { code: inviter.code })}</p>
-          </>
-        ),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      if (await send({ inviteCode: inviter.code })) Toast.show({ content: t('common.bindSuccess'), icon: 'success', duration: TOAST_MS });
-    } finally {
-      busy.current = false;
-    }
-  };
+      const question = (
+        <>
+          <dl className="figures bind-confirm">
+            <div className="figure">
+              <dt className="figure__label">{t('earn.bind.inviter')}</dt>
+              <dd className="figure__value" data-testid="inviter-name">
+                {inviter.name}
+              </dd>
+            </div>
+            <div className="figure">
+              <dt className="figure__label">{t('earn.bind.uid')}</dt>
+              <dd className="figure__value" data-testid="inviter-uid">
+                {inviter.maskedUserId}
+              </dd>
+            </div>
+          </dl>
+          <p className="bind-confirm__text">{t('earn.bind.confirm', { code: inviter.code })}</p>
+        </>
+      );
+      return { question, body: { inviteCode: inviter.code }, success: () => t('common.bindSuccess') };
+    });
 
   const takePlatformCode = (platform: string) => {
     setCode(platform);

@@ -1,11 +1,8 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
-import Toast from 'antd-mobile/es/components/toast';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../lib/format.ts';
-import { TOAST_MS } from '../../api/client.ts';
 import { useClaim } from '../../api/earn.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { unitsOf } from '../../lib/amount.ts';
 import { OfflineReason } from '../../components/OfflineReason.tsx';
 import { useOffline } from '../../lib/connectivity.ts';
@@ -16,35 +13,21 @@ import { useOffline } from '../../lib/connectivity.ts';
  */
 export function RewardsCard({ rewards }: { rewards: string }) {
   const { t } = useTranslation();
-  const busy = useRef(false);
-  const { send, sending } = useClaim();
+  const { start, sending } = useConfirmedAction(useClaim());
   const offline = useOffline();
   const claimable = unitsOf(rewards) ?? 0n;
 
-  const claim = async () => {
-    // The button is disabled at zero: nothing to claim is not a refusal to show.
-    if (busy.current || claimable <= 0n) return;
-    busy.current = true;
-    try {
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: t('earn.rewards.confirm', { amount: formatAmount(rewards) }),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      const answer = await send({});
-      if (!answer) return;
-      Toast.show({
-        content: t('earn.rewards.received', { amount: formatAmount(answer.claimed) }),
-        icon: 'success',
-        duration: TOAST_MS,
-      });
-    } finally {
-      busy.current = false;
-    }
-  };
+  const claim = () =>
+    start(() =>
+      // The button is disabled at zero: nothing to claim is not a refusal to show.
+      claimable <= 0n
+        ? null
+        : {
+            question: t('earn.rewards.confirm', { amount: formatAmount(rewards) }),
+            body: {},
+            success: (answer) => t('earn.rewards.received', { amount: formatAmount(answer.claimed) }),
+          },
+    );
 
   return (
     <section className="card rewards" aria-label={t('earn.rewards.title')}>

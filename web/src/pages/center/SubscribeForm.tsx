@@ -1,14 +1,12 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
-import Toast from 'antd-mobile/es/components/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { type Product, renews } from '../../../../contract/products.ts';
 import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
-import { TOAST_MS } from '../../api/client.ts';
 import { productInfoQuery, useBuy } from '../../api/earn.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { checkOnFreshBalance, refusalOf, refusalStands, type ShownRefusal } from '../../lib/amount.ts';
 import { BindStep } from './BindStep.tsx';
 import { Preview } from './Preview.tsx';
@@ -42,8 +40,7 @@ export function SubscribeForm({
   const [error, setError] = useState<ShownRefusal | null>(null);
   const renewable = renews(product);
   const [autoRenew, setAutoRenew] = useState(false);
-  const busy = useRef(false);
-  const { send, sending } = useBuy();
+  const { start, sending } = useConfirmedAction(useBuy());
   const offline = useOffline();
   const name = t(`product.${product}.name`);
   const dates = quotedDates(info.termDates, product);
@@ -61,43 +58,33 @@ export function SubscribeForm({
     setError(null);
   };
 
-  const submit = async () => {
-    if (busy.current) return;
-    busy.current = true;
-    try {
+  const submit = () =>
+    start(async () => {
       // The balance on screen may predate a recharge elsewhere: refuse for it only once re-read.
       const checked = await checkOnFreshBalance((limits) => checkSubscription(input, limits), info, () =>
         queryClient.fetchQuery({ ...productInfoQuery, staleTime: 0 }),
       );
-      if (!checked) return;
+      if (!checked) return null;
       const { check, figures } = checked;
       if (!check.ok) {
         setError(refusalOf(check, subscriptionFigures(figures)));
-        return;
+        return null;
       }
       setError(null);
       // The dates move at the UTC day boundary: the confirmation shows the server's as of now.
       const confirmDates = dates && (await freshDates());
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: (
+      return {
+        question: (
           <>
             {t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: formatEntered(check.amount), product: name })}
             {confirmDates && <TermDatesCard product={product} dates={confirmDates} />}
           </>
         ),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      if (!(await send(renewable ? { product, amount: check.amount, autoRenew } : { product, amount: check.amount }))) return;
-      Toast.show({ content: t('earn.subscribed'), icon: 'success', duration: TOAST_MS });
-      onInput('');
-    } finally {
-      busy.current = false;
-    }
-  };
+        body: renewable ? { product, amount: check.amount, autoRenew } : { product, amount: check.amount },
+        success: () => t('earn.subscribed'),
+        done: () => onInput(''),
+      };
+    });
 
   return (
     <section className="card subscribe" aria-label={t('earn.subscribeTo', { product: name })}>

@@ -1,26 +1,17 @@
 import Button from 'antd-mobile/es/components/button';
-import Toast from 'antd-mobile/es/components/toast';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatEntered } from '../../lib/format.ts';
-import { formatUnits, parseAmount } from '../../../../contract/money.ts';
 import type { FundBody } from '../../../../contract/operator.ts';
 import { ASSETS, type Asset } from '../../../../contract/wallet.ts';
-import { TOAST_MS } from '../../api/client.ts';
 import { useFund } from '../../api/operator.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
-import { confirmAction } from '../../lib/confirm.ts';
+import { checkEntered } from '../../lib/amount.ts';
 import { AmountField } from '../../components/AmountField.tsx';
 
 type Account = FundBody['account'];
 const ACCOUNTS: readonly Account[] = ['treasury', 'supercomputing_pool'];
-const PARSE_MESSAGES = {
-  empty: 'err.amountRequired',
-  format: 'err.amountInvalid',
-  negative: 'err.amountInvalid',
-  too_large: 'err.amountInvalid',
-  decimals: 'err.amountDecimals',
-} as const;
 
 /**
  * Asks to add the platform's own money (its account at the exchange) to the treasury or the
@@ -33,8 +24,7 @@ export function FundForm() {
   const [input, setInput] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<string | null>(null);
-  const busy = useRef(false);
-  const { send, sending } = useFund();
+  const { start, sending } = useConfirmedAction(useFund());
   const accountName = (a: Account) => t(`operator.account.${a}`);
 
   const edit = (change: () => void) => {
@@ -42,27 +32,24 @@ export function FundForm() {
     setError(null);
   };
 
-  const submit = async () => {
-    if (busy.current) return;
-    const parsed = parseAmount(input);
-    if (!parsed.ok || parsed.value <= 0n) {
-      setError(t(parsed.ok ? 'err.amountInvalid' : PARSE_MESSAGES[parsed.reason]));
-      return;
-    }
-    const amount = formatUnits(parsed.value);
-    busy.current = true;
-    try {
-      const content = t('operator.fund.confirm', { amount: formatEntered(amount), asset, account: accountName(account) });
-      if (!(await confirmAction(t, content))) return;
-      const answer = await send({ account, asset, amount });
-      if (!answer) return;
-      Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });
-      setInput('');
-      setResult(t('operator.fund.requested', { account: accountName(account), amount: formatAmount(answer.amount), asset }));
-    } finally {
-      busy.current = false;
-    }
-  };
+  const submit = () =>
+    start(() => {
+      const check = checkEntered(input);
+      if (!check.ok) {
+        setError(t(check.message));
+        return null;
+      }
+      const { amount } = check;
+      return {
+        question: t('operator.fund.confirm', { amount: formatEntered(amount), asset, account: accountName(account) }),
+        body: { account, asset, amount },
+        success: () => t('common.operationSuccess'),
+        done: (answer) => {
+          setInput('');
+          setResult(t('operator.fund.requested', { account: accountName(account), amount: formatAmount(answer.amount), asset }));
+        },
+      };
+    });
 
   return (
     <section className="card" aria-label={t('operator.fund.title')}>

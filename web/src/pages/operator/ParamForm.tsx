@@ -1,13 +1,11 @@
 import Button from 'antd-mobile/es/components/button';
 import Input from 'antd-mobile/es/components/input';
-import Toast from 'antd-mobile/es/components/toast';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { TOAST_MS } from '../../api/client.ts';
 import { useParamVersions, useScheduleParam } from '../../api/operator.ts';
 import { useRateHistory } from '../../api/rates.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { DateField } from '../../components/DateField.tsx';
-import { confirmAction } from '../../lib/confirm.ts';
 import { addDays, dateOfDay, dayOfDate } from './days.ts';
 import { checkParamValue, formatParamValue, isDayParam, PARAM_NAMES, type ParamName, paramLabelKey, paramPlaceholder, paramStates } from './params.ts';
 
@@ -23,8 +21,7 @@ export function ParamForm({ today }: { today: string }) {
   const [value, setValue] = useState('');
   const [picked, setPicked] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const busy = useRef(false);
-  const { send, sending } = useScheduleParam();
+  const { start, sending } = useConfirmedAction(useScheduleParam());
   // Earn terms change only with notice; the price follows the market from today.
   const notice = useRateHistory().data?.noticeDays ?? 0;
   const earliest = name === 'price.aic_usd' ? today : addDays(today, notice);
@@ -35,26 +32,22 @@ export function ParamForm({ today }: { today: string }) {
   const versions = useParamVersions().data;
   const inForce = versions ? paramStates(versions.items, today, versions.defaults).find((p) => p.name === name)?.inForce : null;
 
-  const submit = async () => {
-    if (busy.current) return;
-    const problem = checkParamValue(name, value);
-    if (problem) {
-      setError(t(problem));
-      return;
-    }
-    setError(null);
-    busy.current = true;
-    try {
+  const submit = () =>
+    start(() => {
+      const problem = checkParamValue(name, value);
+      if (problem) {
+        setError(t(problem));
+        return null;
+      }
+      setError(null);
       const text = value.trim();
-      if (!(await confirmAction(t, t('operator.params.confirm', { name: label(name), value: formatParamValue(name, text), day })))) return;
-      const answer = await send({ name, value: text, effectiveDay: day });
-      if (!answer) return;
-      Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });
-      setValue('');
-    } finally {
-      busy.current = false;
-    }
-  };
+      return {
+        question: t('operator.params.confirm', { name: label(name), value: formatParamValue(name, text), day }),
+        body: { name, value: text, effectiveDay: day },
+        success: () => t('common.operationSuccess'),
+        done: () => setValue(''),
+      };
+    });
 
   return (
     <section className="card" aria-label={t('operator.params.schedule')}>

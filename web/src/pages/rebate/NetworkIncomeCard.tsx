@@ -1,13 +1,10 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
 import Skeleton from 'antd-mobile/es/components/skeleton';
-import Toast from 'antd-mobile/es/components/toast';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { EMPTY, formatAmount, formatDay } from '../../lib/format.ts';
-import { TOAST_MS } from '../../api/client.ts';
 import { useReceiveProfit, useZeroProfit } from '../../api/team.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { OfflineReason } from '../../components/OfflineReason.tsx';
 import { useOffline } from '../../lib/connectivity.ts';
@@ -21,9 +18,8 @@ import { UnlockBar } from './UnlockBar.tsx';
 export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch } = useZeroProfit();
-  const { send, sending } = useReceiveProfit();
+  const { start, sending } = useConfirmedAction(useReceiveProfit());
   const offline = useOffline();
-  const busy = useRef(false);
   const title = t('my.network.title');
 
   if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
@@ -40,27 +36,16 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
 
   // Claim is disabled while nothing is claimable: nothing to claim is not a refusal to show.
   const claimable = unitsOf(data.claimable) ?? 0n;
-  const claim = async () => {
-    if (busy.current || claimable <= 0n) return;
-    busy.current = true;
-    try {
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: t('my.network.confirm', { amount: formatAmount(data.claimable) }),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      const answer = await send({});
-      if (answer) {
-        const content = t('my.network.received', { amount: formatAmount(answer.claimed) });
-        Toast.show({ content, icon: 'success', duration: TOAST_MS });
-      }
-    } finally {
-      busy.current = false;
-    }
-  };
+  const claim = () =>
+    start(() =>
+      claimable <= 0n
+        ? null
+        : {
+            question: t('my.network.confirm', { amount: formatAmount(data.claimable) }),
+            body: {},
+            success: (answer) => t('my.network.received', { amount: formatAmount(answer.claimed) }),
+          },
+    );
 
   const next = data.nextUnlockDay
     ? t('my.network.nextUnlockValue', { amount: formatAmount(data.nextUnlockAmount), day: formatDay(data.nextUnlockDay) })

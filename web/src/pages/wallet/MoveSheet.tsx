@@ -1,12 +1,10 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
-import Toast from 'antd-mobile/es/components/toast';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
-import { TOAST_MS } from '../../api/client.ts';
+import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { assetQuery, useAsset, useTransferPage } from '../../api/wallet.ts';
 import { checkAmount, checkOnFreshBalance, maxAmount, refusalOf, refusalStands, type ShownRefusal, unitsOf } from '../../lib/amount.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
@@ -28,10 +26,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const [input, setInput] = useState('');
   const [error, setError] = useState<ShownRefusal | null>(null);
   const queryClient = useQueryClient();
-  const busy = useRef(false);
   const wallet = useAsset();
   const rules = useTransferPage(true).data?.assets.find((a) => a.asset === asset);
-  const { send, sending } = useMove(type);
+  const { start, sending, busy } = useConfirmedAction(useMove(type));
 
   const inbound = isInbound(type);
   const title = t(typeLabelKey(type));
@@ -44,7 +41,7 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   if (error && !refusalStands(error, { balance, minimum })) setError(null);
 
   const close = () => {
-    if (!busy.current) setVisible(false);
+    if (!busy()) setVisible(false);
   };
 
   const edit = (change: () => void) => {
@@ -52,40 +49,28 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
     setError(null);
   };
 
-  const submit = async () => {
-    if (busy.current) return;
-    busy.current = true;
-    try {
+  const submit = () =>
+    start(async () => {
       // The balance on screen may predate a move elsewhere: refuse for it only once re-read.
       const checked = await checkOnFreshBalance(
         (figure) => checkAmount(input, figure, minimum, belowMessage),
         balance,
         async () => sourceBalance(type, balanceOf(await queryClient.fetchQuery({ ...assetQuery, staleTime: 0 }), asset)),
       );
-      if (!checked) return;
+      if (!checked) return null;
       const { check, figures } = checked;
       if (!check.ok) {
         setError(refusalOf(check, { balance: figures, minimum }));
-        return;
+        return null;
       }
       setError(null);
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: t('wallet.confirmMove', { action: title, amount: formatEntered(check.amount), asset }),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      const record = await send({ asset, amount: check.amount });
-      if (!record) return;
-      const done = inbound ? t('common.operationSuccess') : t('wallet.submittedForReview');
-      Toast.show({ content: done, icon: 'success', duration: TOAST_MS });
-      setVisible(false);
-    } finally {
-      busy.current = false;
-    }
-  };
+      return {
+        question: t('wallet.confirmMove', { action: title, amount: formatEntered(check.amount), asset }),
+        body: { asset, amount: check.amount },
+        success: () => (inbound ? t('common.operationSuccess') : t('wallet.submittedForReview')),
+        done: () => setVisible(false),
+      };
+    });
 
   return (
     <Sheet
