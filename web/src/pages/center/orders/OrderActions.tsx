@@ -1,13 +1,10 @@
 import Button from 'antd-mobile/es/components/button';
-import Dialog from 'antd-mobile/es/components/dialog';
-import Toast from 'antd-mobile/es/components/toast';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
 import { isActive, kindOf, renews } from '../../../../../contract/products.ts';
 import { formatAmount } from '../../../lib/format.ts';
-import { TOAST_MS } from '../../../api/client.ts';
 import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
+import { useConfirmedAction } from '../../../api/useConfirmedAction.ts';
 import { OfflineReason } from '../../../components/OfflineReason.tsx';
 import { useOffline } from '../../../lib/connectivity.ts';
 
@@ -42,32 +39,14 @@ function OrderSwitch({ text, label, on, disabled, onClick }: { text: string; lab
  */
 export function OrderActions({ order, label }: { order: Order; label: string }) {
   const { t } = useTranslation();
-  const busy = useRef(false);
-  const { send, sending } = useOrderAction();
+  const { start, sending } = useConfirmedAction(useOrderAction());
   const offline = useOffline();
   // Offline nothing here can reach the server: the switches and Redeem are off, and say why.
   const off = sending || offline;
   const { redeem, reinvest, autoRenew } = actionsOf(order);
 
-  const run = async (action: OrderAction, question: string) => {
-    if (busy.current) return;
-    busy.current = true;
-    try {
-      const confirmed = await Dialog.confirm({
-        'aria-label': t('wallet.confirmTitle'),
-        title: t('wallet.confirmTitle'),
-        content: question,
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!confirmed) return;
-      if (await send({ action, orderId: order.id })) {
-        Toast.show({ content: t('common.operationSuccess'), icon: 'success', duration: TOAST_MS });
-      }
-    } finally {
-      busy.current = false;
-    }
-  };
+  const run = (action: OrderAction, question: string) =>
+    start(() => ({ question, body: { action, orderId: order.id }, success: () => t('common.operationSuccess') }));
 
   if (!redeem && !reinvest && !autoRenew) return null;
   return (
