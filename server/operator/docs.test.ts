@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/harness.ts';
@@ -72,8 +73,8 @@ describe('OpenAPI at /docs/json', () => {
 });
 
 const ROOT = resolve(import.meta.dirname, '../..');
-/** The pinned CLI (package.json devDependencies), run by the Node running the tests. */
-const REDOCLY = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+/** The pinned CLI (package.json devDependencies), run by the Node running the tests; resolved as a module so knip sees it used. */
+const REDOCLY = fileURLToPath(import.meta.resolve('@redocly/cli/bin/cli.js'));
 
 /** Redocly's findings on `doc` under redocly.yaml (its recommended rules): rule, message, where. */
 async function redoclyProblems(doc: unknown): Promise<string[]> {
