@@ -13,7 +13,7 @@ import { TEAM_RULE_NAMES, type TeamRules, teamRuleKey, teamRuleProblem } from '.
  * `factor` a plain decimal; `integer` whole days; `day` a date; `teamRule` a team rule's text
  * (contract/teamRules.ts checks it).
  */
-export type ParamKind = 'rate' | 'amount' | 'price' | 'factor' | 'integer' | 'day' | 'teamRule';
+type ParamKind = 'rate' | 'amount' | 'price' | 'factor' | 'integer' | 'day' | 'teamRule';
 export type ParamDefinition = { name: string; label: string; kind: ParamKind; example: string; notice: boolean };
 
 const TEAM_RULE_EXAMPLES: Record<keyof TeamRules, string> = {
