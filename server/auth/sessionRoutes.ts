@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { PATHS } from '../../contract/paths.ts';
-import { RevokedData, type RevokeSessionBody, RevokeSessionBody as RevokeBodySchema, SessionsData } from '../../contract/sessions.ts';
+import { RevokedData, RevokeSessionBody, SessionsData } from '../../contract/sessions.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken, userIdOf } from './guard.ts';
 import { currentHash, listSessions, revokeSessions } from './sessionList.ts';
@@ -26,42 +27,40 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.sessionsRevoke,
     {
-      schema: {
-        tags,
-        summary: 'Revoke one of the holder’s sessions (404 for an id that is not a live session of theirs)',
-        ...secured,
-        body: RevokeBodySchema,
-        response: answers(RevokedData),
-      },
+      tags,
+      summary: 'Revoke one of the holder’s sessions (404 for an id that is not a live session of theirs)',
+      body: RevokeSessionBody,
+      data: RevokedData,
     },
-    async (request, reply) => {
-      const userId = userIdOf(request);
-      const { id } = request.body as RevokeSessionBody;
-      const answer = await idempotent(ctx, request, userId, async (trx) => {
-        const revoked = await revokeSessions(trx, userId, { id }, ctx.clock.now());
-        if (revoked === 0) throw new AppError('NOT_FOUND', 'no such session');
-        return { revoked };
-      });
-      return sendAnswer(reply, answer);
+    async ({ userId, body }, trx) => {
+      const revoked = await revokeSessions(trx, userId, { id: body.id }, ctx.clock.now());
+      if (revoked === 0) throw new AppError('NOT_FOUND', 'no such session');
+      return { revoked };
     },
   );
 
-  app.post(
+  /** The session this request came with: the one not revoked. */
+  const thisSession = (request: FastifyRequest) => currentHash(bearerToken(request));
+  idempotentPost(
+    app,
+    ctx,
     PATHS.sessionsRevokeOthers,
     {
-      schema: { tags, summary: 'Revoke every session of the holder but this one', ...secured, response: answers(RevokedData) },
+      tags,
+      summary: 'Revoke every session of the holder but this one',
+      data: RevokedData,
+      check: ({ request }) => {
+        if (!thisSession(request)) throw new AppError('UNAUTHORIZED');
+      },
     },
-    async (request, reply) => {
-      const userId = userIdOf(request);
-      const keep = currentHash(bearerToken(request));
-      if (!keep) throw new AppError('UNAUTHORIZED');
-      const answer = await idempotent(ctx, request, userId, async (trx) => ({
-        revoked: await revokeSessions(trx, userId, { allBut: keep }, ctx.clock.now()),
-      }));
-      return sendAnswer(reply, answer);
-    },
+    // The check above found this session.
+    async ({ userId, request }, trx) => ({
+      revoked: await revokeSessions(trx, userId, { allBut: thisSession(request) as string }, ctx.clock.now()),
+    }),
   );
 };

@@ -9,6 +9,7 @@ import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
@@ -42,20 +43,6 @@ export function aprOf(dailyRate: string): string {
 }
 
 export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const post = <B extends object>(
-    path: string,
-    summary: string,
-    body: import('typebox').TSchema,
-    data: import('typebox').TSchema,
-    effect: (userId: bigint, body: B, trx: Parameters<Parameters<typeof idempotent>[3]>[0]) => Promise<unknown>,
-    insufficient?: AppError,
-  ) =>
-    app.post(path, { schema: { tags, summary, ...secured, body, response: answers(data) } }, async (request, reply) => {
-      const userId = userIdOf(request);
-      const answer = await idempotent(ctx, request, userId, (trx) => effect(userId, request.body as B, trx), insufficient);
-      return sendAnswer(reply, answer);
-    });
-
   app.get(
     PATHS.rateHistory,
     {
@@ -155,7 +142,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   );
 
   const byOrder = (path: string, summary: string, action: typeof redeemCurrent) =>
-    post<{ orderId: string }>(path, summary, OrderIdBody, Order, (userId, body, trx) =>
+    idempotentPost(app, ctx, path, { tags, summary, body: OrderIdBody, data: Order }, ({ userId, body }, trx) =>
       action(ctx, trx, userId, BigInt(body.orderId)),
     );
   byOrder(PATHS.redeemCurrent, 'Redeem a current order: principal and completed cycles’ income', redeemCurrent);
@@ -165,20 +152,37 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     setReinvest(c, trx, u, id, false),
   );
 
-  post<{ orderId: string; autoRenew: boolean }>(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.autoRenew,
-    'Switch auto-renew on or off for a running 30-day order (at maturity, principal plus income renew into a new order)',
-    AutoRenewBody,
-    Order,
-    (userId, body, trx) => setAutoRenew(ctx, trx, userId, BigInt(body.orderId), body.autoRenew),
+    {
+      tags,
+      summary: 'Switch auto-renew on or off for a running 30-day order (at maturity, principal plus income renew into a new order)',
+      body: AutoRenewBody,
+      data: Order,
+    },
+    ({ userId, body }, trx) => setAutoRenew(ctx, trx, userId, BigInt(body.orderId), body.autoRenew),
   );
 
-  post(PATHS.receive, 'Claim rewards into the wallet', BindBody, ClaimData, (userId, _body, trx) => claimRewards(trx, userId, ctx.clock.now()), new AppError('CLAIM_NONE'));
+  idempotentPost(
+    app,
+    ctx,
+    PATHS.receive,
+    { tags, summary: 'Claim rewards into the wallet', body: BindBody, data: ClaimData, insufficient: new AppError('CLAIM_NONE') },
+    ({ userId }, trx) => claimRewards(trx, userId, ctx.clock.now()),
+  );
 
-  post<{ inviteCode?: string }>(PATHS.bindInviter, 'Bind a superior’s invitation code (once)', BindBody, BindData, async (userId, body, trx) => {
-    await bindInviter(trx, userId, body.inviteCode, ctx.clock.now());
-    return { inviterCode: (body.inviteCode ?? '').trim().toUpperCase() };
-  });
+  idempotentPost(
+    app,
+    ctx,
+    PATHS.bindInviter,
+    { tags, summary: 'Bind a superior’s invitation code (once)', body: BindBody, data: BindData },
+    async ({ userId, body }, trx) => {
+      await bindInviter(trx, userId, body.inviteCode, ctx.clock.now());
+      return { inviterCode: (body.inviteCode ?? '').trim().toUpperCase() };
+    },
+  );
 
   app.get(
     PATHS.rewardLog,

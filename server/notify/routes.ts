@@ -4,7 +4,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { userIdOf } from '../http/caller.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { listNotices, markRead, ownsNotice, unreadCount } from './notices.ts';
 import { pushRoutes } from './pushRoutes.ts';
@@ -33,27 +33,16 @@ export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     async (request) => ok({ unread: await unreadCount(ctx.db, userIdOf(request)) }),
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.notificationsRead,
-    {
-      schema: {
-        tags,
-        summary: 'Mark one notice read (404 for an id that is not the holder’s), or all of them',
-        ...secured,
-        body: ReadBody,
-        response: answers(ReadData),
-      },
-    },
-    async (request, reply) => {
-      const userId = userIdOf(request);
-      const body = request.body;
-      const answer = await idempotent(ctx, request, userId, async (trx) => {
-        const marked = await markRead(trx, userId, body, ctx.clock.now());
-        // Read before (0 changed) is fine; another holder's id or none at all is unknown.
-        if (marked === 0 && 'id' in body && !(await ownsNotice(trx, userId, body.id))) throw new AppError('NOT_FOUND', 'no such notice');
-        return { marked, unread: await unreadCount(trx, userId) };
-      });
-      return sendAnswer(reply, answer);
+    { tags, summary: 'Mark one notice read (404 for an id that is not the holder’s), or all of them', body: ReadBody, data: ReadData },
+    async ({ userId, body }, trx) => {
+      const marked = await markRead(trx, userId, body, ctx.clock.now());
+      // Read before (0 changed) is fine; another holder's id or none at all is unknown.
+      if (marked === 0 && 'id' in body && !(await ownsNotice(trx, userId, body.id))) throw new AppError('NOT_FOUND', 'no such notice');
+      return { marked, unread: await unreadCount(trx, userId) };
     },
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import {
   AuditData,
   ClockAdvanceBody,
@@ -14,7 +15,7 @@ import {
 import { PATHS } from '../../contract/paths.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, idempotentClaimFirst, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { DAY_MS, utcDay } from '../platform/clock.ts';
 import { assertDayEnded, settleDay, settleDue } from '../settlement/settle.ts';
@@ -31,42 +32,58 @@ const tags = ['operator'];
  * tests), move the clock forward so days can be tried without waiting.
  */
 export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  app.post(
+  const caller = (request: FastifyRequest) => operatorIdOf(ctx, request);
+
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorSettle,
-    { schema: { tags, summary: 'Settle a finished day, or everything due', ...secured, body: SettleBody, response: answers(SettleData) } },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const day = request.body?.day;
-      if (day) assertDayEnded(day, ctx.clock.now());
-      const answer = await idempotentClaimFirst(ctx, request, operator, async () => {
-        const reports = day ? [await settleDay(ctx, day)] : await settleDue(ctx);
-        await audit(ctx.db, { operatorId: operator, action: 'settle', target: day ?? 'due', detail: { days: reports.map((r) => r.day) }, at: ctx.clock.now() });
-        return { now: ctx.clock.now().toISOString(), reports };
-      });
-      return sendAnswer(reply, answer);
+    {
+      tags,
+      summary: 'Settle a finished day, or everything due',
+      body: SettleBody,
+      data: SettleData,
+      caller,
+      claimFirst: true,
+      check: ({ body }) => {
+        if (body?.day) assertDayEnded(body.day, ctx.clock.now());
+      },
+    },
+    async ({ userId: operator, body }) => {
+      const day = body?.day;
+      const reports = day ? [await settleDay(ctx, day)] : await settleDue(ctx);
+      await audit(ctx.db, { operatorId: operator, action: 'settle', target: day ?? 'due', detail: { days: reports.map((r) => r.day) }, at: ctx.clock.now() });
+      return { now: ctx.clock.now().toISOString(), reports };
     },
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorClockAdvance,
-    { schema: { tags, summary: 'Move the clock forward by whole days and settle (demo only)', ...secured, body: ClockAdvanceBody, response: answers(SettleData) } },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      if (!ctx.config.clockAdjustable) throw new AppError('FORBIDDEN', 'clock is not adjustable here');
-      const answer = await idempotentClaimFirst(ctx, request, operator, async () => {
-        // Day by day, so each day's cycles and accruals settle as they would have.
-        const reports = [];
-        for (let i = 0; i < request.body.days; i++) {
-          ctx.clock.advance(DAY_MS);
-          // Every process's clock moves, not only this one's, before the day is settled.
-          await ctx.clock.flush?.();
-          reports.push(...(await settleDue(ctx)));
-        }
-        request.log.info({ operator: String(operator), days: request.body.days, today: utcDay(ctx.clock.now()) }, 'clock advanced');
-        await audit(ctx.db, { operatorId: operator, action: 'clock_advance', target: `${request.body.days} days`, at: ctx.clock.now() });
-        return { now: ctx.clock.now().toISOString(), reports };
-      });
-      return sendAnswer(reply, answer);
+    {
+      tags,
+      summary: 'Move the clock forward by whole days and settle (demo only)',
+      body: ClockAdvanceBody,
+      data: SettleData,
+      caller,
+      claimFirst: true,
+      check: () => {
+        if (!ctx.config.clockAdjustable) throw new AppError('FORBIDDEN', 'clock is not adjustable here');
+      },
+    },
+    async ({ userId: operator, body, request }) => {
+      // Day by day, so each day's cycles and accruals settle as they would have.
+      const reports = [];
+      for (let i = 0; i < body.days; i++) {
+        ctx.clock.advance(DAY_MS);
+        // Every process's clock moves, not only this one's, before the day is settled.
+        await ctx.clock.flush?.();
+        reports.push(...(await settleDue(ctx)));
+      }
+      request.log.info({ operator: String(operator), days: body.days, today: utcDay(ctx.clock.now()) }, 'clock advanced');
+      await audit(ctx.db, { operatorId: operator, action: 'clock_advance', target: `${body.days} days`, at: ctx.clock.now() });
+      return { now: ctx.clock.now().toISOString(), reports };
     },
   );
 
@@ -83,18 +100,25 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorParams,
-    { schema: { tags, summary: 'Schedule a price, rate, quota or coefficient parameter from a day on', operationId: 'scheduleOperatorParam', ...secured, body: ParamBody, response: answers(ParamsData) } },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const body = request.body as import('../../contract/operator.ts').ParamBody;
-      const answer = await idempotent(ctx, request, operator, async (trx) => {
-        await scheduleParam(ctx, trx, body);
-        await audit(trx, { operatorId: operator, action: 'set_param', target: body.name, detail: { value: body.value, effectiveDay: body.effectiveDay }, at: ctx.clock.now() });
-        return { items: [{ name: body.name, value: body.value, effectiveDay: body.effectiveDay }] };
-      });
-      return sendAnswer(reply, answer);
+    {
+      tags,
+      summary: 'Schedule a price, rate, quota or coefficient parameter from a day on',
+      // The GET of this path is operatorParams.
+      operationId: 'scheduleOperatorParam',
+      body: ParamBody,
+      data: ParamsData,
+      caller,
+    },
+    async ({ userId: operator, body: sent }, trx) => {
+      // The schema's union of names is built from a list, so its type says less than ParamBody.
+      const body = sent as ParamBody;
+      await scheduleParam(ctx, trx, body);
+      await audit(trx, { operatorId: operator, action: 'set_param', target: body.name, detail: { value: body.value, effectiveDay: body.effectiveDay }, at: ctx.clock.now() });
+      return { items: [{ name: body.name, value: body.value, effectiveDay: body.effectiveDay }] };
     },
   );
 
@@ -107,27 +131,23 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
     },
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorUnbind,
     {
-      schema: {
-        tags,
-        summary: 'Unbind a holder who is on a referral cycle the tree check found (audited)',
-        ...secured,
-        body: UnbindBody,
-        response: answers(UnbindData),
-      },
+      tags,
+      summary: 'Unbind a holder who is on a referral cycle the tree check found (audited)',
+      body: UnbindBody,
+      data: UnbindData,
+      caller,
     },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const userId = BigInt(request.body.userId);
-      const answer = await idempotent(ctx, request, operator, async (trx) => {
-        const { formerInviter, cycle, pathsRewritten } = await unbindFromCycle(trx, userId);
-        const detail = { formerInviter: String(formerInviter), cycle: cycle.map(String), pathsRewritten };
-        await audit(trx, { operatorId: operator, action: 'unbind', target: `user:${userId}`, detail, at: ctx.clock.now() });
-        return { userId: String(userId), ...detail };
-      });
-      return sendAnswer(reply, answer);
+    async ({ userId: operator, body }, trx) => {
+      const userId = BigInt(body.userId);
+      const { formerInviter, cycle, pathsRewritten } = await unbindFromCycle(trx, userId);
+      const detail = { formerInviter: String(formerInviter), cycle: cycle.map(String), pathsRewritten };
+      await audit(trx, { operatorId: operator, action: 'unbind', target: `user:${userId}`, detail, at: ctx.clock.now() });
+      return { userId: String(userId), ...detail };
     },
   );
 

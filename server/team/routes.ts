@@ -16,7 +16,7 @@ import {
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
 import { utcDay } from '../platform/clock.ts';
@@ -92,32 +92,24 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async (request) => ok(await zeroLog(ctx.db, userIdOf(request), request.query)),
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.receiveProfit,
-    { schema: { tags, summary: 'Claim unlocked network income into the wallet', ...secured, response: answers(ClaimData) } },
-    async (request, reply) => {
-      const userId = userIdOf(request);
-      const answer = await idempotent(
-        ctx,
-        request,
-        userId,
-        async (trx) => {
-          const claimable = await balanceOf(trx, { userId, asset: 'AIC', kind: 'network_rewards' });
-          if (claimable <= 0n) throw new AppError('CLAIM_NONE');
-          await postEntry(trx, {
-            kind: 'claim_network',
-            ref: `claim:${userId}`,
-            at: ctx.clock.now(),
-            postings: [
-              { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
-              { userId, asset: 'AIC', kind: 'wallet', amount: claimable },
-            ],
-          });
-          return { claimed: formatUnits(claimable) };
-        },
-        new AppError('CLAIM_NONE'),
-      );
-      return sendAnswer(reply, answer);
+    { tags, summary: 'Claim unlocked network income into the wallet', data: ClaimData, insufficient: new AppError('CLAIM_NONE') },
+    async ({ userId }, trx) => {
+      const claimable = await balanceOf(trx, { userId, asset: 'AIC', kind: 'network_rewards' });
+      if (claimable <= 0n) throw new AppError('CLAIM_NONE');
+      await postEntry(trx, {
+        kind: 'claim_network',
+        ref: `claim:${userId}`,
+        at: ctx.clock.now(),
+        postings: [
+          { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
+          { userId, asset: 'AIC', kind: 'wallet', amount: claimable },
+        ],
+      });
+      return { claimed: formatUnits(claimable) };
     },
   );
 };

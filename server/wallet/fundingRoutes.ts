@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { FundBody } from '../../contract/operator.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { FundingRecord, FundingsData, ReviewBody, ReviewParams } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import { amountFrom } from '../http/amount.ts';
-import { idempotent, idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
@@ -17,28 +19,30 @@ const secured = { security: [{ bearer: [] }] };
 
 /** Funding the treasury and the pool: asked by one operator, approved by another (funding.ts). */
 export const fundingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: Exchange }> = async (app, { ctx, exchange }) => {
-  app.post(
+  const caller = (request: FastifyRequest) => operatorIdOf(ctx, request);
+
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorFund,
     {
-      schema: {
-        tags,
-        summary: 'Ask to fund the treasury or the pool from the platform’s account at the exchange (another operator approves)',
-        ...secured,
-        body: FundBody,
-        response: answers(FundingRecord),
+      tags,
+      summary: 'Ask to fund the treasury or the pool from the platform’s account at the exchange (another operator approves)',
+      body: FundBody,
+      data: FundingRecord,
+      caller,
+      // An unreadable amount is refused before the key is claimed.
+      check: ({ body }) => {
+        amountFrom(body.amount);
       },
     },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const amount = amountFrom(request.body.amount);
-      const answer = await idempotent(ctx, request, operator, async (trx) => {
-        const now = ctx.clock.now();
-        const { account, asset } = request.body;
-        const record = await requestFunding(trx, { account, asset, operator, amount, now, limit: ctx.config.fundingDailyLimit[asset] });
-        await audit(trx, { operatorId: operator, action: 'fund_request', target: `funding:${record.id}`, detail: { account, asset, amount: record.amount }, at: now });
-        return record;
-      });
-      return sendAnswer(reply, answer);
+    async ({ userId: operator, body }, trx) => {
+      const now = ctx.clock.now();
+      const { account, asset } = body;
+      const amount = amountFrom(body.amount);
+      const record = await requestFunding(trx, { account, asset, operator, amount, now, limit: ctx.config.fundingDailyLimit[asset] });
+      await audit(trx, { operatorId: operator, action: 'fund_request', target: `funding:${record.id}`, detail: { account, asset, amount: record.amount }, at: now });
+      return record;
     },
   );
 
@@ -51,16 +55,17 @@ export const fundingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchang
     },
   );
 
-  const review = (approve: boolean) => ({
+  const approval = {
     tags,
-    summary: approve ? 'Approve a funding: the exchange moves it into the omnibus account' : 'Reject a funding',
+    summary: 'Approve a funding: the exchange moves it into the omnibus account',
     ...secured,
     params: ReviewParams,
     body: ReviewBody,
     response: answers(FundingRecord),
-  });
+  };
 
-  app.post(PATHS.operatorFundingApprove, { schema: review(true) }, async (request, reply) => {
+  // Ended outside the key's transaction, when the exchange confirms: not idempotentPost's kind.
+  app.post(PATHS.operatorFundingApprove, { schema: approval }, async (request, reply) => {
     const reviewer = operatorIdOf(ctx, request);
     const reason = request.body?.reason?.trim() || null;
     const started = await idempotentStart(ctx, request, reviewer, async (trx, requestKey) => {
@@ -79,15 +84,17 @@ export const fundingRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchang
     return sendAnswer(reply, answerFor(await drive(ctx.db, exchange, started.started, { resume: false })));
   });
 
-  app.post(PATHS.operatorFundingReject, { schema: review(false) }, async (request, reply) => {
-    const reviewer = operatorIdOf(ctx, request);
-    const reason = request.body?.reason?.trim() || null;
-    const answer = await idempotent(ctx, request, reviewer, async (trx) => {
+  idempotentPost(
+    app,
+    ctx,
+    PATHS.operatorFundingReject,
+    { tags, summary: 'Reject a funding', params: ReviewParams, body: ReviewBody, data: FundingRecord, caller },
+    async ({ userId: reviewer, params, body }, trx) => {
+      const reason = body?.reason?.trim() || null;
       const now = ctx.clock.now();
-      const record = await rejectFunding(trx, { id: BigInt(request.params.id), reviewer, reason, now });
+      const record = await rejectFunding(trx, { id: BigInt(params.id), reviewer, reason, now });
       await audit(trx, { operatorId: reviewer, action: 'fund_reject', target: `funding:${record.id}`, detail: { reason }, at: now });
       return record;
-    });
-    return sendAnswer(reply, answer);
-  });
+    },
+  );
 };

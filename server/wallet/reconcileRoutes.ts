@@ -4,7 +4,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { ReconciliationData, ResolveBody, ResolveParams } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
@@ -30,42 +30,38 @@ export const reconcileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
     },
   );
 
-  app.post(
+  idempotentPost(
+    app,
+    ctx,
     PATHS.operatorResolveDifference,
     {
-      schema: {
-        tags: ['operator'],
-        summary: 'Resolve a reconciliation difference, saying what was found and done',
-        ...secured,
-        params: ResolveParams,
-        body: ResolveBody,
-        response: answers(Type.Object({ id: Type.String() })),
-      },
+      tags: ['operator'],
+      summary: 'Resolve a reconciliation difference, saying what was found and done',
+      params: ResolveParams,
+      body: ResolveBody,
+      data: Type.Object({ id: Type.String() }),
+      caller: (request) => operatorIdOf(ctx, request),
     },
-    async (request, reply) => {
-      const operator = operatorIdOf(ctx, request);
-      const id = BigInt(request.params.id);
-      const note = request.body.note.trim();
-      const answer = await idempotent(ctx, request, operator, async (trx) => {
-        const now = ctx.clock.now();
-        const resolved = await trx
-          .updateTable('reconciliation_differences')
-          .set({ resolved_at: now, resolved_by: operator, note })
-          .where('id', '=', id)
-          .where('resolved_at', 'is', null)
-          .returning(['id', 'day', 'kind', 'transfer_id', 'asset'])
-          .executeTakeFirst();
-        if (!resolved) throw new AppError('DIFFERENCE_NONE');
-        await audit(trx, {
-          operatorId: operator,
-          action: 'resolve_difference',
-          target: `difference:${id}`,
-          detail: { day: String(resolved.day), kind: resolved.kind, transferId: resolved.transfer_id, asset: resolved.asset, note },
-          at: now,
-        });
-        return { id: String(id) };
+    async ({ userId: operator, params, body }, trx) => {
+      const id = BigInt(params.id);
+      const note = body.note.trim();
+      const now = ctx.clock.now();
+      const resolved = await trx
+        .updateTable('reconciliation_differences')
+        .set({ resolved_at: now, resolved_by: operator, note })
+        .where('id', '=', id)
+        .where('resolved_at', 'is', null)
+        .returning(['id', 'day', 'kind', 'transfer_id', 'asset'])
+        .executeTakeFirst();
+      if (!resolved) throw new AppError('DIFFERENCE_NONE');
+      await audit(trx, {
+        operatorId: operator,
+        action: 'resolve_difference',
+        target: `difference:${id}`,
+        detail: { day: String(resolved.day), kind: resolved.kind, transferId: resolved.transfer_id, asset: resolved.asset, note },
+        at: now,
       });
-      return sendAnswer(reply, answer);
+      return { id: String(id) };
     },
   );
 };

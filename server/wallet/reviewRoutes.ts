@@ -5,7 +5,8 @@ import { ReviewBody, ReviewParams, ReviewQueueData, ReviewQueueQuery, type Trans
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { idempotentStart, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
@@ -67,16 +68,17 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     },
   );
 
-  const schema = (approve: boolean) => ({
+  const approval = {
     tags: ['operator'],
-    summary: approve ? 'Approve: the funds go to the exchange' : 'Reject: funds return to the wallet',
+    summary: 'Approve: the funds go to the exchange',
     ...secured,
     params: ReviewParams,
     body: ReviewBody,
     response: answers(TransferRecord),
-  });
+  };
 
-  app.post(PATHS.operatorApprove, { schema: schema(true) }, async (request, reply) => {
+  // Ended outside the key's transaction, when the exchange confirms: not idempotentPost's kind.
+  app.post(PATHS.operatorApprove, { schema: approval }, async (request, reply) => {
     const reviewer = operatorIdOf(ctx, request);
     const reason = request.body?.reason?.trim() || null;
     const started = await idempotentStart(ctx, request, reviewer, async (trx, requestKey) => {
@@ -96,14 +98,23 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     return sendAnswer(reply, answerFor(await drive(ctx.db, exchange, started.started, { resume: false })));
   });
 
-  app.post(PATHS.operatorReject, { schema: schema(false) }, async (request, reply) => {
-    const reviewer = operatorIdOf(ctx, request);
-    const reason = request.body?.reason?.trim() || null;
-    const answer = await idempotent(ctx, request, reviewer, async (trx) => {
-      const record = await rejectTransfer(trx, { id: BigInt(request.params.id), reason, reviewer, now: ctx.clock.now() });
+  idempotentPost(
+    app,
+    ctx,
+    PATHS.operatorReject,
+    {
+      tags: ['operator'],
+      summary: 'Reject: funds return to the wallet',
+      params: ReviewParams,
+      body: ReviewBody,
+      data: TransferRecord,
+      caller: (request) => operatorIdOf(ctx, request),
+    },
+    async ({ userId: reviewer, params, body }, trx) => {
+      const reason = body?.reason?.trim() || null;
+      const record = await rejectTransfer(trx, { id: BigInt(params.id), reason, reviewer, now: ctx.clock.now() });
       await auditReview(trx, ctx, reviewer, false, record, reason);
       return record;
-    });
-    return sendAnswer(reply, answer);
-  });
+    },
+  );
 };

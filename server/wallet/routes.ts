@@ -18,7 +18,8 @@ import type { AppContext } from '../context.ts';
 import { holdingsOf } from '../earn/positions.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
-import { idempotent, idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
+import { idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
+import { idempotentPost } from '../http/idempotentPost.ts';
 import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
@@ -119,7 +120,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     },
   );
 
-  for (const move of MOVES) {
+  for (const move of MOVES.filter((m) => INBOUND.includes(m.type))) {
     app.post(
       move.path,
       {
@@ -137,36 +138,48 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
         const amount = amountFrom(request.body.amount);
         const { asset } = request.body;
         const now = ctx.clock.now();
-        if (INBOUND.includes(move.type)) {
-          const type = move.type as 'recharge' | 'transfer_in';
-          // A first request only (a repeat gets its first answer): without consent to debit the holder
-          // at the exchange there is nothing to send (sign in again); more than the exchange says
-          // they hold there is refused before a transfer is made of it.
-          if (!(await isRepeat(ctx, request, userId))) {
-            const token = await exchange.accessToken(userId);
-            if (!token) throw new AppError('EXCHANGE_CONSENT');
-            const held = await exchangeBalances(exchange, userId, token);
-            if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
-          }
-          const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
-            insertInbound(trx, exchange.leaseMs, { userId, type, asset, amount, now, requestKey }),
-          );
-          if ('answer' in started) return sendAnswer(reply, started.answer);
-          const row = await drive(ctx.db, exchange, started.started, { resume: false });
-          return sendAnswer(reply, answerFor(row, messageLanguage(request.headers['x-lang'])));
+        const type = move.type as 'recharge' | 'transfer_in';
+        // A first request only (a repeat gets its first answer): without consent to debit the holder
+        // at the exchange there is nothing to send (sign in again); more than the exchange says
+        // they hold there is refused before a transfer is made of it.
+        if (!(await isRepeat(ctx, request, userId))) {
+          const token = await exchange.accessToken(userId);
+          if (!token) throw new AppError('EXCHANGE_CONSENT');
+          const held = await exchangeBalances(exchange, userId, token);
+          if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
         }
-        const answer = await idempotent(
-          ctx,
-          request,
-          userId,
-          async (trx) => {
-            // Refused inside the key's transaction, so a repeat gets the same refusal.
-            if (amount < withdrawMinimumOf(ctx)) throw new AppError('BELOW_TRANSFER_MINIMUM');
-            return requestOutbound(trx, { userId, type: move.type, asset, amount, now });
-          },
-          new AppError('WALLET_BALANCE'),
+        // Ended outside the key's transaction, when the exchange confirms: not idempotentPost's kind.
+        const started = await idempotentStart(ctx, request, userId, (trx, requestKey) =>
+          insertInbound(trx, exchange.leaseMs, { userId, type, asset, amount, now, requestKey }),
         );
-        return sendAnswer(reply, answer);
+        if ('answer' in started) return sendAnswer(reply, started.answer);
+        const row = await drive(ctx.db, exchange, started.started, { resume: false });
+        return sendAnswer(reply, answerFor(row, messageLanguage(request.headers['x-lang'])));
+      },
+    );
+  }
+
+  for (const move of MOVES.filter((m) => !INBOUND.includes(m.type))) {
+    idempotentPost(
+      app,
+      ctx,
+      move.path,
+      {
+        tags: ['wallet'],
+        summary: move.summary,
+        body: MoveBody,
+        data: TransferRecord,
+        // An unreadable amount is refused before the key is claimed.
+        check: ({ body }) => {
+          amountFrom(body.amount);
+        },
+        insufficient: new AppError('WALLET_BALANCE'),
+      },
+      async ({ userId, body }, trx) => {
+        const amount = amountFrom(body.amount);
+        // Refused inside the key's transaction, so a repeat gets the same refusal.
+        if (amount < withdrawMinimumOf(ctx)) throw new AppError('BELOW_TRANSFER_MINIMUM');
+        return requestOutbound(trx, { userId, type: move.type, asset: body.asset, amount, now: ctx.clock.now() });
       },
     );
   }
