@@ -9,7 +9,7 @@ import { idempotent, idempotentClaimFirst, sendAnswer } from './idempotency.ts';
 import { answers } from './schemas.ts';
 
 /** What an idempotent POST's handler is given: its caller, and the request as its schemas type it. */
-export type PostCall<B extends TSchema, P extends TSchema> = {
+type PostCall<B extends TSchema, P extends TSchema> = {
   userId: bigint;
   body: Static<B>;
   params: Static<P>;
