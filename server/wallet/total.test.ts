@@ -67,7 +67,9 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
   it('moves a matured order from products to claimable, counted once, at the price in force', async () => {
     // Settled to 2026-12-03: the 30-day order (11-02 to 12-02) has matured with 30 days of 0.3%
     // (2,000 + 180, claimable now); the current order has run 32 compounding cycles of 0.1%; the
-    // 360-day orders have earned 31 days of the pool's output, one into rewards, one reinvested.
+    // 360-day orders have earned 31 days of the pool's output, each day held to 0.5% of the
+    // principal by the cap: 2,000 × 0.5% = 10 a day into rewards, and 1,000 reinvested at 0.5% a
+    // day, compounding (1,167.20708316 after 31 days).
     t.ctx.clock.set(new Date('2026-12-03T08:00:00Z'));
     await settleDue(t.ctx);
     await setParam(t.ctx.db, PARAM.aicPriceUsd, '2026-12-03', '1.2');
@@ -87,10 +89,10 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     expect(earn + units(held.claimable.fixed)).toBe(books.earning);
     expect(data).toMatchObject({
       walletAic: '4070.83333333',
-      earnAic: '255552.5654949',
-      claimableAic: '18356.56584636',
-      totalAic: '277979.96467459',
-      totalUsd: '333575.9576095',
+      earnAic: '4199.70807919',
+      claimableAic: '2490',
+      totalAic: '10760.54141252',
+      totalUsd: '12912.64969502',
       price: '1.2',
     });
   });
