@@ -34,6 +34,8 @@ export const ProductInfoData = Type.Object({
   quotaLeft: AmountString,
   /** Today's coefficient c = base^N (360-day). */
   coefficient: Type.String(),
+  /** The base c grows by each day since launch (1.02 by default: COEFFICIENT_BASE). */
+  coefficientBase: Type.String(),
   coefficientDay: Type.Integer({ description: 'N: whole days since launch (capped)' }),
   powerMultiplier: Type.String(),
   /** Today's expected network output of the supercomputing pool (AIC). */

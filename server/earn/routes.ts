@@ -82,6 +82,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         dailyQuota: formatUnits(params.dailyQuota),
         quotaLeft: formatUnits(params.dailyQuota > used ? params.dailyQuota - used : 0n),
         coefficient: formatScaled(c),
+        coefficientBase: params.coefficientBase,
         coefficientDay: Math.min(daysBetween(params.launchDay, today), params.coefficientMaxDays),
         powerMultiplier: params.powerMultiplier.toString(),
         poolOutputToday: formatUnits((pool * numerator) / denominator),

@@ -13,12 +13,12 @@ const shown = (units: bigint) => formatAmount(formatUnits(units));
 
 /**
  * The 360-day projection: the power X AIC would get if subscribed on each of the next days,
- * 5 × X × c × 1.02^k from today's coefficient c (spec section 9).
+ * 5 × X × c × base^k from today's coefficient c (spec section 9; the base is configured).
  */
 export function PowerProjection({ info, amount }: { info: ProductInfoData; amount: bigint | null }) {
   const { t } = useTranslation();
   const x = amount && amount > 0n ? amount : SAMPLE;
-  const values = powerProjection(x, info.powerMultiplier, info.coefficient, DAYS);
+  const values = powerProjection(x, info.powerMultiplier, info.coefficient, DAYS, info.coefficientBase);
   const first = values[0];
   const last = values.at(-1);
   if (first === undefined || last === undefined) return null;

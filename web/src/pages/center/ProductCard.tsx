@@ -40,7 +40,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
         <p className="product-card__formula">
           {t('earn.powerFormula', { multiplier: formatFigure(info.powerMultiplier), coefficient: formatFigure(info.coefficient) })}
           <br />
-          <span className="product-card__note">{t('earn.coefficientNote', { day: info.coefficientDay })}</span>
+          <span className="product-card__note">{t('earn.coefficientNote', { base: formatFigure(info.coefficientBase), day: info.coefficientDay })}</span>
         </p>
       )}
       <p className="card__text">{t(`product.${product}.rule`)}</p>

@@ -25,9 +25,10 @@ describe('earn estimates (exact, truncated)', () => {
     expect(scaled('')).toBeNull();
   });
 
-  it('projects power with the coefficient growing by 1.02 a day', () => {
-    const points = powerProjection(aic(100n), '5', '1.00000000', 2);
+  it('projects power with the coefficient growing by the configured base a day', () => {
+    const points = powerProjection(aic(100n), '5', '1.00000000', 2, '1.02');
     expect(points.map(formatUnits)).toEqual(['500', '510', '520.2']);
-    expect(powerProjection(aic(100n), '5', 'bad', 2)).toEqual([]);
+    expect(powerProjection(aic(100n), '5', '1.00000000', 2, '1.1').map(formatUnits)).toEqual(['500', '550', '605']);
+    expect(powerProjection(aic(100n), '5', 'bad', 2, '1.02')).toEqual([]);
   });
 });

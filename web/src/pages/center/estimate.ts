@@ -5,9 +5,6 @@ import { mulRate, parseAmount, parseRate, UNIT } from '../../../../contract/mone
  * server pays it: every amount truncated toward zero. No float touches an amount.
  */
 
-/** The spec's coefficient base (section 9: 1.02 to the power N); product info does not publish it. */
-const COEFFICIENT_BASE = '1.02';
-
 /** A decimal string with up to 8 decimals as 1e-8 units; null when absent or malformed. */
 export function scaled(value: string | null | undefined): bigint | null {
   const parsed = parseAmount(value ?? '');
@@ -48,7 +45,7 @@ export function powerProjection(
   multiplier: string,
   coefficient: string,
   days: number,
-  base = COEFFICIENT_BASE,
+  base: string,
 ): bigint[] {
   const c = scaled(coefficient);
   if (c === null || !/^\d+$/.test(multiplier)) return [];
