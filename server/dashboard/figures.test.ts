@@ -53,18 +53,20 @@ describe.each(DATABASES)('platform figures on the dashboard on %s', (kind) => {
       ['2026-11-03', 'done'],
     ]);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
-    // Both orders start on 11-02. Day 11-02: 1% of 1,000,000 = 10,000; day 11-03: 1% of 990,000 = 9,900.
+    // Both orders start on 11-02. The pool releases 1% of itself a day, the whole of it this
+    // order's share, but pays at most 1,000 × 0.5% = 5 a day (the cap): 5 on 11-02 and 5 on
+    // 11-03, the rest staying in the pool. The output counts what was paid.
     // The 30-day order: 2,000 × 0.003 = 6 a day from the treasury. Root holds nothing: no rebate.
     expect(await home()).toEqual({
-      networkOutput: '19900',
-      lastOutput: '9900',
+      networkOutput: '10',
+      lastOutput: '5',
       lastOutputDay: '2026-11-03',
-      supercomputingPool: '980100',
+      supercomputingPool: '999990',
       treasury: '499988',
       stable: { subscribed: '2000', dailyRate: '0.003', apr: '109.50', termDays: 30 },
     });
     const data = (await t.app.inject({ url: PATHS.home })).json().data;
-    expect(data.pool1).toBe('980100');
+    expect(data.pool1).toBe('999990');
   });
 
   it('takes the stable product’s rate in force today, never a future one', async () => {
