@@ -388,9 +388,10 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   // order the other steps read, and add nothing to what members hold), off the day's longer
   // path and before the day's notices and proof, which count them (the proof draws the nonces of
   // the day's new holders itself). Then it writes the day's team figures (team_stats) from the
-  // roll-up, while the second connection stages the uplines: it was idle there, and nothing of the day reads team_stats (the rebates and lock-ups read the
-  // roll-up and the uplines). Written beside the proof instead, it took a core from the proof's
-  // stages. Last come the maturities, still beside the uplines.
+  // roll-up, while the second connection stages the uplines: it was idle there, and nothing of
+  // the day reads team_stats (the rebates and lock-ups read the roll-up and the uplines).
+  // Written beside the proof instead, it took a core from the proof's stages. Last come the
+  // maturities, still beside the uplines.
   const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
   const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx, day)));
   // Both chains below wait for the roll-up, the first only later: its failure reaches the day
