@@ -1,11 +1,9 @@
-import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../lib/format.ts';
 import { useClaim } from '../../api/earn.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { unitsOf } from '../../lib/amount.ts';
-import { OfflineReason } from '../../components/OfflineReason.tsx';
-import { useOffline } from '../../lib/connectivity.ts';
+import { ClaimButton } from '../../components/ClaimButton.tsx';
 
 /**
  * The claimable reward (360-day static earnings) and its Claim action: on the centre from the
@@ -14,7 +12,6 @@ import { useOffline } from '../../lib/connectivity.ts';
 export function RewardsCard({ rewards }: { rewards: string }) {
   const { t } = useTranslation();
   const { start, sending } = useConfirmedAction(useClaim());
-  const offline = useOffline();
   const claimable = unitsOf(rewards) ?? 0n;
 
   const claim = () =>
@@ -38,16 +35,7 @@ export function RewardsCard({ rewards }: { rewards: string }) {
         </p>
         <p className="field__note">{t('earn.rewards.hint')}</p>
       </div>
-      <Button
-        color="primary"
-        size="middle"
-        loading={sending}
-        disabled={sending || offline || claimable <= 0n}
-        onClick={() => void claim()}
-      >
-        {t('earn.rewards.claim')}
-      </Button>
-      <OfflineReason />
+      <ClaimButton label={t('earn.rewards.claim')} claimable={claimable} sending={sending} onClaim={() => void claim()} />
     </section>
   );
 }

@@ -6,8 +6,7 @@ import { EMPTY, formatAmount, formatDay } from '../../lib/format.ts';
 import { useReceiveProfit, useZeroProfit } from '../../api/team.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { OfflineReason } from '../../components/OfflineReason.tsx';
-import { useOffline } from '../../lib/connectivity.ts';
+import { ClaimButton } from '../../components/ClaimButton.tsx';
 import { unitsOf } from '../../lib/amount.ts';
 import { UnlockBar } from './UnlockBar.tsx';
 
@@ -19,7 +18,6 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch } = useZeroProfit();
   const { start, sending } = useConfirmedAction(useReceiveProfit());
-  const offline = useOffline();
   const title = t('my.network.title');
 
   if (isPending) return <Skeleton.Paragraph lineCount={6} animated className="card" />;
@@ -60,16 +58,7 @@ export function NetworkIncomeCard({ details = false }: { details?: boolean }) {
             {formatAmount(data.claimable)} <span className="figure__unit">AIC</span>
           </p>
         </div>
-        <Button
-          color="primary"
-          size="middle"
-          loading={sending}
-          disabled={sending || offline || claimable <= 0n}
-          onClick={() => void claim()}
-        >
-          {t('my.network.claim')}
-        </Button>
-        <OfflineReason />
+        <ClaimButton label={t('my.network.claim')} claimable={claimable} sending={sending} onClaim={() => void claim()} />
       </div>
       <dl className="figures network__figures">
         <Figure label={t('my.network.locked')} value={formatAmount(data.locked)} unit="AIC" />
