@@ -8,6 +8,7 @@ import { useBind } from '../../api/earn.ts';
 import { lookUpInviter, usePlatformInviteCode } from '../../api/team.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { presetInviteCode } from '../../lib/inviteCode.ts';
+import { Figure } from '../../components/Figure.tsx';
 
 /**
  * Buying needs a bound inviter (a21): until one is bound, the subscribe form asks for the
@@ -52,18 +53,8 @@ export function BindStep() {
       const question = (
         <>
           <dl className="figures bind-confirm">
-            <div className="figure">
-              <dt className="figure__label">{t('earn.bind.inviter')}</dt>
-              <dd className="figure__value" data-testid="inviter-name">
-                {inviter.name}
-              </dd>
-            </div>
-            <div className="figure">
-              <dt className="figure__label">{t('earn.bind.uid')}</dt>
-              <dd className="figure__value" data-testid="inviter-uid">
-                {inviter.maskedUserId}
-              </dd>
-            </div>
+            <Figure label={t('earn.bind.inviter')} value={<span data-testid="inviter-name">{inviter.name}</span>} />
+            <Figure label={t('earn.bind.uid')} value={<span data-testid="inviter-uid">{inviter.maskedUserId}</span>} />
           </dl>
           <p className="bind-confirm__text">{t('earn.bind.confirm', { code: inviter.code })}</p>
         </>
