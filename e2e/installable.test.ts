@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { phonePage } from './support/browser.ts';
+import { phonePage, untilControlled } from './support/browser.ts';
 import { signInThroughExchange } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import { waitForSaved } from './support/savedFigures.ts';
@@ -44,7 +44,7 @@ describe('installable app that opens offline', () => {
     }
 
     // The worker installs, precaches, and takes the page over (clients.claim).
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await untilControlled(page);
     await page.goto(`${server.baseUrl}/#/wallet`);
     await page.getByTestId('wallet-total').waitFor();
     const total = await page.getByTestId('wallet-total').textContent();

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { MyPage } from './pages/MyPage.ts';
 import { TabBar } from './pages/TabBar.ts';
-import { phonePage } from './support/browser.ts';
+import { phonePage, untilControlled } from './support/browser.ts';
 import { signInThroughExchange, storedCookie } from './support/flows.ts';
 import { journey } from './support/journey.ts';
 import { messagesOf, PHONE_LANGUAGES, PHONE_SIZES, patternOf, signInSpeaking } from './support/messages.ts';
@@ -67,7 +67,7 @@ describe('the last figures offline', () => {
     await waitForSaved(page, SCREEN_QUERIES);
     expect((await savedFigures(page))?.buster).toBe(await storedCookie(page, 'userId'));
     // The service worker serves the app without a connection once it controls the page.
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await untilControlled(page);
 
     // Offline, the app starts again from what the device holds; the clock is the test's.
     await page.context().setOffline(true);

@@ -18,3 +18,19 @@ export async function phonePage(browser: Browser, locale = 'zh-CN'): Promise<{ p
   page.on('pageerror', (error) => errors.push(String(error)));
   return { page, errors };
 }
+
+const controlled = (page: Page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 45_000 });
+
+/**
+ * Until the service worker controls the page. It registers at the page's load and takes over
+ * once it has precached the build; an install that failed (one precached file not fetched on a
+ * busy machine) is tried again at the app's next start, as a reload does here.
+ */
+export async function untilControlled(page: Page): Promise<void> {
+  try {
+    await controlled(page);
+  } catch {
+    await page.reload();
+    await controlled(page);
+  }
+}

@@ -126,6 +126,7 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
     let answered = 0;
     let sent = 0;
     let down = false;
+    let consentRevoked = false;
     const refusedWith = new Map<number, number>();
     const record = (answer: Answer) => {
       answered++;
@@ -156,14 +157,17 @@ describe('transfers across the exchange boundary under faults and kill -9, on Po
           await approveSome();
           continue;
         }
+        // Decided when a request is taken, not after its answer: other clients move `sent` on meanwhile.
+        if (++sent >= TRANSFERS / 2 && !consentRevoked) {
+          consentRevoked = true;
+          await revokeConsent(exchangeDb.db, revoked.subject);
+        }
         const type = pick(TRANSFER_TYPES);
         const holder = pick(holders);
         const call = { path: PATHS[type === 'transfer_in' ? 'transferIn' : type === 'transfer_out' ? 'transferOut' : type], token: holder.token, key: newKey(), body: { asset: pick(['AIC', 'USDT'] as const), amount: randomAmount(INBOUND.includes(type) ? 900 : 300) } };
-        sent++;
         const answer = await postCall(app?.baseUrl as string, call).catch(() => undefined);
         if (undecided(answer)) unanswered.push(call);
         else record(answer as Answer);
-        if (sent === Math.floor(TRANSFERS / 2)) await revokeConsent(exchangeDb.db, revoked.subject);
       }
     };
     const load = Promise.all(Array.from({ length: CLIENTS }, (_, i) => loadClient(i)));
