@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { AmountString } from './envelope.ts';
+import { Product } from './products.ts';
 
 /**
  * The platform figures of spec section 1, from ledger balances and settlement results: the
  * total network output (everything the supercomputing pool has paid to 360-day holders), the
  * pool and the treasury (AIC, which pays fixed-term interest and rebates), and the stable-income
- * product (the 30-day fixed product: principal earning in it, its daily rate and APR).
+ * products (each fixed-term product: principal earning in it, its daily rate and APR).
  */
 export const PlatformFigures = Type.Object({
   networkOutput: AmountString,
@@ -14,12 +15,16 @@ export const PlatformFigures = Type.Object({
   lastOutputDay: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
   supercomputingPool: AmountString,
   treasury: AmountString,
-  stable: Type.Object({
-    subscribed: AmountString,
-    dailyRate: Type.String(),
-    apr: Type.String({ description: 'Daily rate × 365, in percent' }),
-    termDays: Type.Integer(),
-  }),
+  stable: Type.Array(
+    Type.Object({
+      product: Product,
+      subscribed: AmountString,
+      dailyRate: Type.String(),
+      apr: Type.String({ description: 'Daily rate × 365, in percent' }),
+      termDays: Type.Integer(),
+    }),
+    { description: 'Each fixed-term product, in the order screens list them' },
+  ),
 });
 export type PlatformFigures = Static<typeof PlatformFigures>;
 

@@ -1,83 +1,9 @@
-import { type Static, Type } from 'typebox';
-import type { IncomeKind } from './income.ts';
+import { Type } from 'typebox';
+import { ORDER_STATUSES, type OrderStatus as Status, PRODUCT_REGISTRY, type ProductDefinition, type ProductKind } from './productRegistry.ts';
 
-export const OrderStatus = Type.Union([
-  Type.Literal('confirming'),
-  Type.Literal('in_progress'),
-  Type.Literal('redeemable'),
-  Type.Literal('redeemed'),
-  Type.Literal('redemption_successful'),
-  Type.Literal('reinvested'),
-  Type.Literal('ended'),
-  Type.Literal('renewed'),
-]);
-export type OrderStatus = Static<typeof OrderStatus>;
-
-/**
- * One place per product: what kind of product it is (which settlement steps, actions and
- * screens apply), its term, the parameters that make its terms, the income it earns and the
- * statuses its orders pass through. Server, statement, dashboard and web read it from here.
- *
- * - `flexible`: redeem any time; income per completed 24-hour cycle at a daily rate.
- * - `fixed`: locked for the term at a daily rate accrued each day; redeemable at maturity.
- * - `pool`: locked for the term; a daily share of the supercomputing pool's output by computing
- *   power, optionally reinvested; the principal comes back at the end of the term.
- */
-export type ProductKind = 'flexible' | 'fixed' | 'pool';
-
-export type ProductDefinition = {
-  kind: ProductKind;
-  /** Days locked; null: redeemable any time. */
-  termDays: number | null;
-  /** Hours of one income cycle (flexible products). */
-  cycleHours: number | null;
-  /** The versioned parameter holding its daily rate; null where income is a pool share. */
-  rateParam: `earn.${string}` | null;
-  /** Its daily rate until one is configured (`EARN_<PRODUCT>_DAILY_RATE`) or scheduled. */
-  defaultDailyRate: string | null;
-  /** Every parameter that makes its terms (announced on its card when one changes). */
-  termParams: readonly string[];
-  /** The income lines its orders earn. */
-  incomeKind: IncomeKind;
-  /** Statuses its orders may take, in order. */
-  statuses: readonly OrderStatus[];
-};
-
-const RUNNING: readonly OrderStatus[] = ['confirming', 'in_progress'];
-
-export const PRODUCT_REGISTRY = {
-  current: {
-    kind: 'flexible',
-    termDays: null,
-    cycleHours: 24,
-    rateParam: 'earn.current.daily_rate',
-    defaultDailyRate: '0.001',
-    termParams: ['earn.current.daily_rate'],
-    incomeKind: 'current',
-    statuses: [...RUNNING, 'redemption_successful'],
-  },
-  fixed30: {
-    kind: 'fixed',
-    termDays: 30,
-    cycleHours: null,
-    rateParam: 'earn.fixed30.daily_rate',
-    defaultDailyRate: '0.003',
-    termParams: ['earn.fixed30.daily_rate'],
-    incomeKind: 'fixed',
-    // `renewed`: matured with auto-renew on, its principal and income carried into a new order.
-    statuses: [...RUNNING, 'redeemable', 'redeemed', 'renewed'],
-  },
-  reinvest360: {
-    kind: 'pool',
-    termDays: 360,
-    cycleHours: null,
-    rateParam: null,
-    defaultDailyRate: null,
-    termParams: ['earn.360.pool_output_rate', 'earn.360.max_daily_rate', 'earn.360.multiplier', 'earn.360.coefficient_base'],
-    incomeKind: 'static',
-    statuses: [...RUNNING, 'reinvested', 'ended'],
-  },
-} as const satisfies Record<string, ProductDefinition>;
+export type OrderStatus = Status;
+/** The schema of an order's status. */
+export const OrderStatus = Type.Unsafe<OrderStatus>(Type.Union(ORDER_STATUSES.map((status) => Type.Literal(status))));
 
 /** The products, in the order screens list them. */
 export type Product = keyof typeof PRODUCT_REGISTRY;

@@ -34,7 +34,7 @@ describe.each(DATABASES)('GET /api/home on %s', (kind) => {
           lastOutputDay: null,
           supercomputingPool: '1000000',
           treasury: '500000',
-          stable: { subscribed: '0', dailyRate: '0.003', apr: '109.50', termDays: 30 },
+          stable: [{ product: 'fixed30', subscribed: '0', dailyRate: '0.003', apr: '109.50', termDays: 30 }],
         },
       },
     });

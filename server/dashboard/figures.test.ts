@@ -30,7 +30,7 @@ describe.each(DATABASES)('platform figures on the dashboard on %s', (kind) => {
       lastOutputDay: null,
       supercomputingPool: '1000000',
       treasury: '500000',
-      stable: { subscribed: '0', dailyRate: '0.003', apr: '109.50', termDays: 30 },
+      stable: [{ product: 'fixed30', subscribed: '0', dailyRate: '0.003', apr: '109.50', termDays: 30 }],
     });
   });
 
@@ -43,7 +43,7 @@ describe.each(DATABASES)('platform figures on the dashboard on %s', (kind) => {
     expect((await post(t.app, PATHS.productBuy, holder.token, { product: 'reinvest360', amount: '1000' })).json().code).toBe(0);
     expect((await post(t.app, PATHS.productBuy, holder.token, { product: 'fixed30', amount: '2000' })).json().code).toBe(0);
     // Bought today: confirming, and already counted as subscribed to the stable product.
-    expect((await home()).stable.subscribed).toBe('2000');
+    expect((await home()).stable[0]?.subscribed).toBe('2000');
 
     t.ctx.clock.advance(3 * DAY_MS); // 2026-11-04 08:00: days 11-01 to 11-03 are due
     const reports = await settleDue(t.ctx);
@@ -63,7 +63,7 @@ describe.each(DATABASES)('platform figures on the dashboard on %s', (kind) => {
       lastOutputDay: '2026-11-03',
       supercomputingPool: '999990',
       treasury: '499988',
-      stable: { subscribed: '2000', dailyRate: '0.003', apr: '109.50', termDays: 30 },
+      stable: [{ product: 'fixed30', subscribed: '2000', dailyRate: '0.003', apr: '109.50', termDays: 30 }],
     });
     const data = (await t.app.inject({ url: PATHS.home })).json().data;
     expect(data.pool1).toBe('999990');
@@ -72,7 +72,7 @@ describe.each(DATABASES)('platform figures on the dashboard on %s', (kind) => {
   it('takes the stable product’s rate in force today, never a future one', async () => {
     await setParam(t.ctx.db, 'earn.fixed30.daily_rate', '2026-11-04', '0.004');
     await setParam(t.ctx.db, 'earn.fixed30.daily_rate', '2026-11-05', '0.005');
-    expect((await home()).stable).toEqual({ subscribed: '2000', dailyRate: '0.004', apr: '146.00', termDays: 30 });
+    expect((await home()).stable).toEqual([{ product: 'fixed30', subscribed: '2000', dailyRate: '0.004', apr: '146.00', termDays: 30 }]);
   });
 
   it('settling a day again pays nothing twice and the figures stay', async () => {

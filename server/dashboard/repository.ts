@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { SYSTEM } from '../ledger/ledger.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { ORDERS, productsIn } from '../db/statuses.ts';
 
 export type PlatformTotals = { subscribed: bigint; pool1: bigint; pool2: bigint; treasury: bigint };
 
@@ -51,10 +51,11 @@ export async function networkOutput(db: Db): Promise<NetworkOutput> {
   return { total: row?.total ?? 0n, last: row?.last ?? 0n, lastDay: row?.last_day ?? null };
 }
 
-/** Principal earning in the 30-day fixed product (the stable-income product): subscribed, not yet matured. */
-export async function stableSubscribed(db: Db): Promise<bigint> {
-  const { rows } = await sql<{ total: bigint }>`
-    select coalesce(sum(principal), 0)::bigint as total from orders
-    where product = 'fixed30' and status in ${ORDERS.active}`.execute(db);
-  return rows[0]?.total ?? 0n;
+/** Principal earning in each fixed-term product (the stable-income products): subscribed, not yet matured. */
+export async function fixedSubscribed(db: Db): Promise<Map<string, bigint>> {
+  const { rows } = await sql<{ product: string; total: bigint }>`
+    select product, sum(principal)::bigint as total from orders
+    where product in ${productsIn('fixed')} and status in ${ORDERS.active}
+    group by product`.execute(db);
+  return new Map(rows.map((row) => [row.product, row.total]));
 }

@@ -6,11 +6,11 @@ import { answers, ok } from '../http/schemas.ts';
 import type { AppContext } from '../context.ts';
 import { dailyRateOf, earnParams } from '../earn/params.ts';
 import { aprOf } from '../earn/routes.ts';
-import { PRODUCT_REGISTRY } from '../../contract/products.ts';
+import { productOf, productsOfKind } from '../../contract/products.ts';
 import { shortLived } from '../platform/cache.ts';
 import { utcDay } from '../platform/clock.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
-import { networkOutput, platformTotals, stableSubscribed } from './repository.ts';
+import { fixedSubscribed, networkOutput, platformTotals } from './repository.ts';
 
 export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   const home = dashboard(ctx);
@@ -20,7 +20,7 @@ export const dashboardRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = a
       config: { public: true },
       schema: {
         tags: ['dashboard'],
-        summary: 'Platform dashboard: totals, price, pools, network output and the stable-income product',
+        summary: 'Platform dashboard: totals, price, pools, network output and the stable-income products',
         response: answers(HomeData),
       },
     },
@@ -45,11 +45,11 @@ function dashboard(ctx: AppContext) {
 
 /** The dashboard's figures, from the ledger and the parameters in force. */
 async function figures(ctx: AppContext, today: string) {
-  const [totals, price, output, stable, params] = await Promise.all([
+  const [totals, price, output, subscribed, params] = await Promise.all([
     platformTotals(ctx.db),
     currentPrice(ctx),
     networkOutput(ctx.db),
-    stableSubscribed(ctx.db),
+    fixedSubscribed(ctx.db),
     earnParams(ctx.db, ctx.config.earn, today),
   ]);
   return {
@@ -65,12 +65,11 @@ async function figures(ctx: AppContext, today: string) {
       lastOutputDay: output.lastDay,
       supercomputingPool: formatUnits(totals.pool1),
       treasury: formatUnits(totals.treasury),
-      stable: {
-        subscribed: formatUnits(stable),
-        dailyRate: dailyRateOf(params, 'fixed30') ?? '0',
-        apr: aprOf(dailyRateOf(params, 'fixed30') ?? '0'),
-        termDays: PRODUCT_REGISTRY.fixed30.termDays,
-      },
+      // Every fixed-term product, in registry order.
+      stable: productsOfKind('fixed').map((product) => {
+        const dailyRate = dailyRateOf(params, product) ?? '0';
+        return { product, subscribed: formatUnits(subscribed.get(product) ?? 0n), dailyRate, apr: aprOf(dailyRate), termDays: productOf(product).termDays ?? 0 };
+      }),
     },
   };
 }

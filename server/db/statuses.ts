@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
-import { type ProductKind, productsOfKind, STATUS_GROUPS, type StatusGroup } from '../../contract/products.ts';
+import type { ProductKind } from '../../contract/productRegistry.ts';
+import { productsOfKind, STATUS_GROUPS, type StatusGroup } from '../../contract/products.ts';
 
 // The statuses and product names are the registry's own constants, never input: safe to write
 // into the SQL (as literals, so the planner matches the partial index on active orders).

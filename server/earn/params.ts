@@ -7,7 +7,8 @@ import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
 import { versionsInForce } from '../platform/params.ts';
-import { DAILY_RATE_PARAMS, type ProductKind, productsOfKind } from '../../contract/products.ts';
+import type { ProductKind } from '../../contract/productRegistry.ts';
+import { DAILY_RATE_PARAMS, productsOfKind } from '../../contract/products.ts';
 import type { Product } from '../db/schema.ts';
 
 /** The earn parameters in force on a day: configuration defaults, overridden by versions. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type IncomeInputs, recomputeIncome } from '../../contract/income.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
-import { PRODUCT_REGISTRY } from '../../contract/products.ts';
+import { PRODUCT_REGISTRY } from '../../contract/productRegistry.ts';
 import { createSession } from '../auth/sessions.ts';
 import { coefficientScaled, earnParams } from '../earn/params.ts';
 import { runningOn } from '../db/statuses.ts';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
-import { PRODUCT_REGISTRY } from '../../contract/products.ts';
+import { PRODUCT_REGISTRY } from '../../contract/productRegistry.ts';
 import { EARN_PARAM_NAMES } from '../earn/params.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { setParam } from '../platform/params.ts';

@@ -14,7 +14,7 @@ const AppNotices = lazy(async () => ({ default: (await import('../components/App
  * Route meta (spec section 2), set on the pages in routes.tsx: the title key, and noCache for
  * views that must not be kept.
  */
-export type RouteMeta = { title: string; noCache?: boolean; auth?: boolean };
+export type RouteMeta = { title: string; titleValues?: Record<string, number>; noCache?: boolean; auth?: boolean };
 
 /** The server runs as a public demo (DEMO=true) and marks the page it serves: every screen says so. */
 const demo = document.documentElement.dataset.demo === 'true';
@@ -35,7 +35,7 @@ export function Layout({ metaOf }: { metaOf: (pathname: string) => RouteMeta | u
   const updateReady = useUpdateReady();
 
   useEffect(() => {
-    const page = meta ? t(meta.title) : '';
+    const page = meta ? t(meta.title, meta.titleValues ?? {}) : '';
     document.title = page ? `${page} - ${t('app.name')}` : t('app.name');
   }, [meta, t]);
 

@@ -1,5 +1,6 @@
 import { type ComponentType, Suspense } from 'react';
 import { HashRouter, Navigate, Route, Routes } from 'react-router';
+import { PRODUCT_REGISTRY } from '../../../contract/productRegistry.ts';
 import { withQueries } from '../api/withQueries.tsx';
 import { HomePage } from '../pages/home/HomePage.tsx';
 import { Layout, type RouteMeta } from './Layout.tsx';
@@ -12,6 +13,8 @@ function later<M>(load: () => Promise<M>, pick: (module: M) => ComponentType): C
 }
 
 const signedInOnly = { auth: true };
+/** The term of the product the fixed-term record opens on: the first fixed-term one. */
+const recordDays = Object.values(PRODUCT_REGISTRY).find((product) => product.kind === 'fixed')?.termDays ?? 0;
 
 /**
  * The screens (spec section 2): path, route meta (title key; auth for signed-in only) and the
@@ -36,7 +39,7 @@ const PAGES: Page[] = [
   },
   {
     path: 'thirtydays',
-    meta: { title: 'title.thirtydays', ...signedInOnly },
+    meta: { title: 'title.thirtydays', titleValues: { days: recordDays }, ...signedInOnly },
     Component: later(() => import('../pages/thirtydays/ThirtyDaysPage.tsx'), (m) => m.ThirtyDaysPage),
   },
   {

@@ -6,7 +6,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
-import { PRODUCTS } from '../../../../contract/products.ts';
+import { PRODUCTS, productOf } from '../../../../contract/products.ts';
 import { useProductInfo } from '../../api/earn.ts';
 import { queryKeys, useUserInfo } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -89,9 +89,9 @@ export function CenterPage() {
               <WithInfo pending={<PendingCards sizes={['product', 'form']} />}>
                 {(info) => <ProductPane product={product} info={info} />}
               </WithInfo>
-              {product === 'fixed30' && (
-                <Link className="text-link" to="/thirtydays">
-                  {t('earn.orders.fixedRecord')} →
+              {productOf(product).kind === 'fixed' && (
+                <Link className="text-link" to={`/thirtydays?product=${product}`}>
+                  {t('earn.orders.fixedRecord', { days: productOf(product).termDays })} →
                 </Link>
               )}
             </Tabs.Tab>

@@ -6,13 +6,12 @@ import { Pending } from '../../components/Pending.tsx';
 
 /**
  * The platform figures (spec section 1): the total network output the supercomputing pool has
- * paid, the pool and the treasury, and the stable-income product (30 days), all from the server.
- * Without `figures` (still loading), the same card with each figure pending.
+ * paid, the pool and the treasury, and each stable-income (fixed-term) product, all from the
+ * server. Without `figures` (still loading), the same card with each figure pending.
  */
 export function PlatformFigures({ figures }: { figures?: Figures | undefined }) {
   const { t } = useTranslation();
   const title = t('figures.title');
-  const stable = figures?.stable;
   const amount = (value: string | undefined) => (figures ? formatAmount(value) : <Pending sample="0.00" />);
   const lastOutput = !figures ? (
     <Pending sample="0.00" />
@@ -30,11 +29,24 @@ export function PlatformFigures({ figures }: { figures?: Figures | undefined }) 
         <Figure label={t('figures.supercomputingPool')} value={amount(figures?.supercomputingPool)} unit="AIC" />
         <Figure label={t('figures.treasury')} value={amount(figures?.treasury)} unit="AIC" />
       </dl>
+      {figures ? figures.stable.map((stable) => <StableFigures key={stable.product} stable={stable} />) : <StableFigures />}
+      <p className="field__note">{t('figures.note')}</p>
+    </section>
+  );
+}
+
+type Stable = Figures['stable'][number];
+
+/** One stable-income product's figures; without `stable`, pending. */
+function StableFigures({ stable }: { stable?: Stable }) {
+  const { t } = useTranslation();
+  return (
+    <>
       <h3 className="card__subtitle">
         {stable ? t('figures.stable', { days: stable.termDays }) : <Pending sample={t('figures.stable', { days: 30 })} />}
       </h3>
       <dl className="figures">
-        <Figure label={t('figures.stableSubscribed')} value={amount(stable?.subscribed)} unit="AIC" />
+        <Figure label={t('figures.stableSubscribed')} value={stable ? formatAmount(stable.subscribed) : <Pending sample="0.00" />} unit="AIC" />
         <Figure
           label={t('figures.stableRate')}
           value={
@@ -46,7 +58,6 @@ export function PlatformFigures({ figures }: { figures?: Figures | undefined }) 
           }
         />
       </dl>
-      <p className="field__note">{t('figures.note')}</p>
-    </section>
+    </>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatAmount } from '../../lib/format.ts';
+import { productOf, productsOfKind } from '../../../../contract/products.ts';
 import type { UserInfoData } from '../../../../contract/team.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { RewardsCard } from '../center/RewardsCard.tsx';
@@ -8,7 +9,7 @@ import { RewardsCard } from '../center/RewardsCard.tsx';
 /**
  * The user's earnings: today's, yesterday's and cumulative income, static (360-day output) and
  * dynamic (team rebates); then the claimable reward with its Claim, and the claimable
- * fixed-term amount (matured 30-day orders, redeemed from the 30-day record).
+ * fixed-term amount (matured fixed-term orders, redeemed from their record).
  */
 export function EarningsCard({ user }: { user: UserInfoData }) {
   const { t } = useTranslation();
@@ -26,9 +27,11 @@ export function EarningsCard({ user }: { user: UserInfoData }) {
           <Figure label={t('my.earnings.claimableFixed')} value={formatAmount(e.claimableFixed)} unit="AIC" />
         </dl>
         <p className="field__note">{t('my.earnings.fixedHint')}</p>
-        <Link className="text-link earnings__link" to="/thirtydays">
-          {t('earn.orders.fixedRecord')} →
-        </Link>
+        {productsOfKind('fixed').map((product) => (
+          <Link key={product} className="text-link earnings__link" to={`/thirtydays?product=${product}`}>
+            {t('earn.orders.fixedRecord', { days: productOf(product).termDays })} →
+          </Link>
+        ))}
       </section>
       <RewardsCard rewards={e.claimableReward} />
     </>
