@@ -86,7 +86,8 @@ export type Config = {
   requestTimeoutMs: number;
   /** How long to wait for the exchange's servers (its OpenID provider) before answering 504. */
   upstreamTimeoutMs: number;
-  team: TeamConfig;
+  /** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
+  team: TeamRules;
   /** The team rules the environment sets (the others are defaults): only they are compared with an existing database's. */
   teamFromEnv: (keyof TeamRules)[];
   /** The recruitment activity: a network activity, then an assessment period. */
@@ -118,9 +119,6 @@ export type Config = {
    */
   pushAllowedHosts: string[];
 };
-
-/** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
-export type TeamConfig = TeamRules;
 
 export type RecruitmentConfig = {
   /** First UTC day of the activity (YYYY-MM-DD). */

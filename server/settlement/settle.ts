@@ -17,22 +17,16 @@ import type { OrderColumns } from '../income/orderPayment.ts';
 import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
+import type { TeamRules } from '../../contract/teamRules.ts';
 import { ORDERS, productsIn, runningOn } from '../db/statuses.ts';
 import { LOCKS } from '../db/locks.ts';
+import { runSteps, type Step } from './runner.ts';
 
 type Trx = Transaction<Database>;
 
-/**
- * The steps of a day, each with its own lock: one process at a time runs a given step of a
- * given day (the others wait, then find it paid), while steps that do not depend on each other
- * (the fixed accrual and the pool's output; the team figures, the uplines and the two parts of
- * the rebates) run side by side.
- */
-const STEPS = ['fixed', 'static', 'team', 'release', 'mature', 'confirm', 'current', 'notify', 'rebates0', 'rebates1', 'teamStats', 'uplines'] as const;
-/** The rebates are paid in two parts by receiver, each its own step, on two connections. */
-const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly StepName[];
-type StepName = (typeof STEPS)[number];
-const lockStep = (trx: Trx, day: string, name: StepName) =>
+/** The steps that take a lock of their own (db/locks.ts); the proof takes the proof's. */
+type LockedStep = keyof typeof LOCKS.settlementStep;
+const lockStep = (trx: Trx, day: string, name: LockedStep) =>
   sql`select pg_advisory_xact_lock(${LOCKS.settlementStep[name]}, ${dayNumber(day)})`.execute(trx);
 
 export type DayReport = {
@@ -63,7 +57,7 @@ export type SettleOptions = {
   incomeNotices?: boolean;
 };
 
-async function inStep<T>(ctx: AppContext, day: string, name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> {
+async function inStep<T>(ctx: AppContext, day: string, name: LockedStep, work: (trx: Trx) => Promise<T>): Promise<T> {
   return transact(ctx.db, async (trx) => {
     await lockStep(trx, day, name);
     // Set-based steps hash and group every active order: memory rather than disk spills, and
@@ -336,147 +330,201 @@ export function assertDayEnded(day: string, now: Date): void {
   if (day >= today) throw new AppError('DAY_NOT_ENDED', `${day} has not ended: today (UTC) is ${today}`);
 }
 
+type StepName = LockedStep | 'proof';
+const REBATE_PARTS = ['rebates0', 'rebates1'] as const satisfies readonly LockedStep[];
+
+type Counts = Omit<DayReport, 'day' | 'status' | 'shortfall' | 'durationMs' | 'steps'>;
+
+/** What a day's steps share: its inputs, and what each step reports. */
+type DayState = {
+  ctx: AppContext;
+  day: string;
+  now: Date;
+  params: EarnParams;
+  /** The team rules in force on the day settled, not today's: a later change never reaches back. */
+  team: TeamRules;
+  notices: boolean;
+  counts: Counts;
+  fixedPaid: boolean;
+  /** The steps that found the treasury or the pool short: the day waits for funds. */
+  shortfalls: { step: StepName; account: string }[];
+};
+
+/** A step's transaction, under its lock. */
+const paid = (s: DayState, name: LockedStep, work: (trx: Trx) => Promise<{ rows: number }>) =>
+  inStep(s.ctx, s.day, name, work).then((result) => result.rows);
+
+/** A step that pays from the treasury or the pool: when that is short, the day waits for funds and the rest still runs. */
+async function orWait(s: DayState, name: LockedStep, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof Shortfall)) throw error;
+    s.shortfalls.push({ step: name, account: error.account });
+  }
+}
+
+const settled = (s: DayState) => s.shortfalls.length === 0;
+
 /**
- * Settles one finished UTC day: fixed accrual, the 360-day output, maturities, confirmations.
- * Each step is its own transaction and pays only what it has not paid before, so a second run
- * or a run resumed after a crash pays exactly once. If the treasury cannot cover the fixed
- * accrual, that step waits (status waiting_funds) and the day is tried again later.
+ * A settled day, step by step, in the order they may start: each waits for the steps it reads
+ * from, and runs beside the others (at most DAY_CONNECTIONS at a time). Each step is its own
+ * transaction under its own lock and pays only what it has not paid before, so a second run, or
+ * one resumed after a crash, pays exactly once.
+ */
+const DAY_STEPS: Step<StepName, DayState>[] = [
+  {
+    name: 'fixed',
+    after: [],
+    touches: 'reads the running fixed-term orders; pays their daily accrual from the treasury',
+    run: (s) =>
+      orWait(s, 'fixed', async () => {
+        s.counts.fixed = await paid(s, 'fixed', (trx) => payIncome(trx, fixedAccrualStep(s.day, s.params, s.now)));
+        s.fixedPaid = true;
+      }),
+  },
+  {
+    name: 'static',
+    after: [],
+    touches: 'reads the pool and the earning 360-day orders; pays their shares from the pool, reinvested ones into principal and power',
+    run: (s) =>
+      orWait(s, 'static', async () => {
+        s.counts.staticRows = await paid(s, 'static', (trx) => staticOutput(trx, s.day, s.params, s.now));
+      }),
+  },
+  {
+    name: 'current',
+    after: [],
+    touches: 'reads the current orders whose cycle ended by the day\'s end; pays the cycles from the treasury',
+    run: async (s) => {
+      s.counts.current = await settleCurrentCycles(s.ctx, dayEnd(s.day, s.now));
+    },
+  },
+  {
+    name: 'team',
+    after: ['static'],
+    touches: 'reads what each member holds, with the day\'s reinvested shares; writes the team roll-up',
+    run: (s) => inStep(s.ctx, s.day, 'team', (trx) => rollUpTeam(trx, s.day)),
+  },
+  {
+    name: 'teamStats',
+    after: ['team'],
+    touches: 'reads the roll-up; writes the day\'s team figures (nothing of the day reads them)',
+    run: (s) => inStep(s.ctx, s.day, 'teamStats', (trx) => writeTeamStats(trx, s.day, s.team)),
+  },
+  {
+    name: 'uplines',
+    after: ['team'],
+    touches: 'reads the roll-up and the tree; stages each earner\'s uplines for the rebates',
+    run: (s) => inStep(s.ctx, s.day, 'uplines', (trx) => stageRebates(trx, s.team)),
+  },
+  // The rebates, the day's longest statement, in two parts by receiver.
+  ...REBATE_PARTS.map(
+    (name, index): Step<StepName, DayState> => ({
+      name,
+      after: ['uplines'],
+      touches: 'reads the staged uplines and the day\'s static lines; pays locked rebates from the treasury',
+      run: (s) =>
+        orWait(s, name, async () => {
+          s.counts.rebates += await paid(s, name, (trx) => payRebatesPart(trx, s.day, s.team, { index, of: REBATE_PARTS.length }, s.now));
+        }),
+    }),
+  ),
+  {
+    name: 'mature',
+    after: ['fixed', 'teamStats'],
+    touches: 'reads the orders at the end of their term; returns or renews them (a renewal is the next day\'s subscription: its minimum and quota)',
+    run: async (s) => {
+      const ended = await inStep(s.ctx, s.day, 'mature', async (trx) =>
+        mature(trx, s.day, s.now, s.fixedPaid, await earnParams(trx, s.ctx.config.earn, addDays(s.day, 1))),
+      );
+      Object.assign(s.counts, ended);
+    },
+  },
+  {
+    name: 'release',
+    after: ['rebates0', 'rebates1', 'mature'],
+    touches: 'reads the lock-ups whose day has come; releases them',
+    run: async (s) => {
+      s.counts.released = await inStep(s.ctx, s.day, 'release', (trx) => releaseLockups(trx, s.day, s.now));
+    },
+  },
+  {
+    name: 'confirm',
+    after: ['release'],
+    touches: 'starts the orders that were confirming',
+    run: (s) => inStep(s.ctx, s.day, 'confirm', (trx) => confirm(trx, s.day)),
+  },
+  // A day whose money has all moved is told and proven before it is marked done, so a crash
+  // leaves it to the next run (both are idempotent). A day waiting for funds is neither: its
+  // totals and balances are not final.
+  {
+    name: 'notify',
+    after: ['confirm', 'current'],
+    touches: 'reads the day\'s income lines; writes each holder\'s income notice',
+    when: (s) => settled(s) && s.notices,
+    run: (s) => inStep(s.ctx, s.day, 'notify', (trx) => notifyDayIncome(trx, s.day, s.now)),
+  },
+  {
+    name: 'proof',
+    after: ['confirm', 'current'],
+    touches: 'reads every balance; writes the day\'s proof of liabilities',
+    when: settled,
+    run: (s) => buildProofs(s.ctx, s.day),
+  },
+];
+/**
+ * Steps running at once. The rebates' two parts run beside the team figures and the maturities,
+ * each on a connection of its own; more would only share the database's cores.
+ */
+const DAY_CONNECTIONS = 3;
+
+/**
+ * Settles one finished UTC day: DAY_STEPS, then the day marked done, or waiting for funds when
+ * the treasury or the pool could not cover a step (the day is tried again later).
  */
 export async function settleDay(ctx: AppContext, day: string, options: SettleOptions = {}): Promise<DayReport> {
   const started = Date.now();
   const now = ctx.clock.now();
   assertDayEnded(day, now);
-  if ((await dayStatus(ctx, day)) === 'done') {
-    const nothing = { fixed: 0, staticRows: 0, current: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
-    return { day, status: 'already_done', ...nothing, shortfall: null, durationMs: 0 };
-  }
-  const params = await earnParams(ctx.db, ctx.config.earn, day);
-  // The day's lines and postings go into the day's own partitions, made before the steps write them.
-  await ensureIncomeDay(ctx.db, day);
-  await ensurePostingsDay(ctx.db, day);
-  // The income lines written since the last summary (about one day's) get their day ranges, so
-  // a day's steps that select its lines in a partition of several days (a week's made before the
-  // days, or a late day's in a merged one) skip the other days' blocks (migration 0018).
-  await summarizeIncomeDays(ctx.db);
-  const shortfalls: { step: StepName; account: string }[] = [];
-  const steps: Record<string, number> = {};
-  const step = async <T>(name: StepName, work: (trx: Trx) => Promise<T>): Promise<T> => {
-    const begun = performance.now();
-    try {
-      return await inStep(ctx, day, name, work);
-    } finally {
-      steps[name] = Math.round(performance.now() - begun);
-    }
+  const counts: Counts = { fixed: 0, staticRows: 0, current: 0, rebates: 0, released: 0, matured: 0, renewed: 0, ended: 0 };
+  if ((await dayStatus(ctx, day)) === 'done') return { day, status: 'already_done', ...counts, shortfall: null, durationMs: 0 };
+  await prepareDay(ctx, day);
+  const state: DayState = {
+    ctx,
+    day,
+    now,
+    params: await earnParams(ctx.db, ctx.config.earn, day),
+    team: await teamRules(ctx.db, ctx.config.team, day),
+    notices: options.incomeNotices !== false,
+    counts,
+    fixedPaid: false,
+    shortfalls: [],
   };
-  const attempt = async <T>(name: StepName, work: (trx: Trx) => Promise<T>, empty: T): Promise<T> => {
-    try {
-      return await step(name, work);
-    } catch (error) {
-      if (!(error instanceof Shortfall)) throw error;
-      shortfalls.push({ step: name, account: error.account });
-      return empty;
-    }
-  };
-  const none = { rows: 0, total: 0n };
-  // The team rules in force on the day settled, not today's: a later change never reaches back.
-  const team = await teamRules(ctx.db, ctx.config.team, day);
-  // The fixed accrual reads and writes nothing the pool's output, the team's figures or the
-  // rebates read (other orders, the treasury rather than the pool), so it runs beside them on a
-  // second connection: a day takes the longer of the two, not their sum. The team's roll-up comes
-  // after the pool's output, whose reinvested shares add to what members hold. The first
-  // connection then pays the current orders' cycles that ended by the day's end (they touch no
-  // order the other steps read, and add nothing to what members hold), off the day's longer
-  // path and before the day's notices and proof, which count them (the proof draws the nonces of
-  // the day's new holders itself). Then it writes the day's team figures (team_stats) from the
-  // roll-up, while the second connection stages the uplines: it was idle there, and nothing of
-  // the day reads team_stats (the rebates and lock-ups read the roll-up and the uplines).
-  // Written beside the proof instead, it took a core from the proof's stages. Last come the
-  // maturities, still beside the uplines.
-  const paidStatics = attempt('static', (trx) => staticOutput(trx, day, params, now), none);
-  const rolled = paidStatics.then(() => step('team', (trx) => rollUpTeam(trx, day)));
-  // Both chains below wait for the roll-up, the first only later: its failure reaches the day
-  // through them, not as an unhandled rejection meanwhile.
-  rolled.catch(() => undefined);
-  const [{ fixed, cycles, matured: maturities }, { statics, rebates }] = await Promise.all([
-    (async () => {
-      const paid = await attempt('fixed', (trx) => payIncome(trx, fixedAccrualStep(day, params, now)), null);
-      const cyclesBegun = performance.now();
-      const cycles = await settleCurrentCycles(ctx, dayEnd(day, now));
-      steps.current = Math.round(performance.now() - cyclesBegun);
-      await rolled;
-      await step('teamStats', (trx) => writeTeamStats(trx, day, team));
-      // The maturities, while the second connection stages the uplines (this one idled there):
-      // after the pool's output and the roll-up, which count the orders they end as held, and
-      // apart from the rebates, which read no order and credit other accounts (locked income).
-      // A renewal is a subscription of the next day: that day's minimum and quota apply.
-      const matured = await step('mature', async (trx) =>
-        mature(trx, day, now, paid !== null, await earnParams(trx, ctx.config.earn, addDays(day, 1))),
-      );
-      return { fixed: paid, cycles, matured };
-    })(),
-    (async () => {
-      const statics = await paidStatics;
-      await rolled;
-      await step('uplines', (trx) => stageRebates(trx, team));
-      // The rebates, the day's longest statement, in two parts on two connections.
-      const parts = await Promise.all(
-        REBATE_PARTS.map((name, index) =>
-          attempt(name, (trx) => payRebatesPart(trx, day, team, { index, of: REBATE_PARTS.length }, now), none),
-        ),
-      );
-      const rebates = { rows: parts.reduce((n, p) => n + p.rows, 0), total: parts.reduce((n, p) => n + p.total, 0n) };
-      return { statics, rebates };
-    })(),
-  ]);
-  const released = await step('release', (trx) => releaseLockups(trx, day, now));
-  const { matured, renewed, ended } = maturities;
-  await step('confirm', (trx) => confirm(trx, day));
-
-  const status = shortfalls.length ? 'waiting_funds' : 'done';
-  // A day whose money has all moved is told and proven before it is marked done, so a crash
-  // leaves it to be finished by the next run (both are idempotent). They read what the day wrote
-  // and write tables of their own. A day waiting for funds is neither told nor proven: its totals
-  // and balances are not final.
-  const finals: Promise<unknown>[] = [];
-  if (status === 'done') {
-    if (options.incomeNotices !== false) finals.push(step('notify', (trx) => notifyDayIncome(trx, day, now)));
-    finals.push(
-      (async () => {
-        const begun = performance.now();
-        await buildProofs(ctx, day);
-        steps.proof = Math.round(performance.now() - begun);
-      })(),
-    );
-  }
-  // All finish before the day answers, even when one fails: nothing of the day runs on after it.
-  const failed = (await Promise.allSettled(finals)).find((outcome) => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-  const durationMs = Date.now() - started;
+  const steps = await runSteps(DAY_STEPS, state, DAY_CONNECTIONS);
+  const status = settled(state) ? 'done' : 'waiting_funds';
   // In the steps' order, whichever finished first: the same day reports the same shortfall.
-  const accounts = shortfalls.sort((a, b) => STEPS.indexOf(a.step) - STEPS.indexOf(b.step)).map((s) => s.account);
+  const order = DAY_STEPS.map((step) => step.name);
+  const accounts = state.shortfalls.sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step)).map((s) => s.account);
   const shortfall = accounts.length ? [...new Set(accounts)].join(',') : null;
+  const durationMs = Date.now() - started;
   await ctx.db
     .insertInto('settlement_days')
     .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs })
-    .onConflict((oc) =>
-      oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }),
-    )
+    .onConflict((oc) => oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }))
     .execute();
-  return {
-    day,
-    status,
-    fixed: fixed?.rows ?? 0,
-    staticRows: statics.rows,
-    current: cycles,
-    rebates: rebates.rows,
-    released,
-    matured,
-    renewed,
-    ended,
-    shortfall,
-    durationMs,
-    steps,
-  };
+  return { day, status, ...counts, shortfall, durationMs, steps };
+}
+
+/**
+ * The day's partitions, made before the steps write into them, and the day ranges of the income
+ * lines written since the last summary (about one day's), so that a day's steps that select its
+ * lines in a partition of several days skip the other days' blocks (migration 0018).
+ */
+async function prepareDay(ctx: AppContext, day: string): Promise<void> {
+  await ensureIncomeDay(ctx.db, day);
+  await ensurePostingsDay(ctx.db, day);
+  await summarizeIncomeDays(ctx.db);
 }
 
 /** When a current order's cycle being run ends, and its UTC day. */

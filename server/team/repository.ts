@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { formatUnits, parseAmount } from '../../contract/money.ts';
-import type { TeamConfig } from '../config.ts';
+import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
@@ -73,7 +73,7 @@ const units = (text: string) => {
   return parsed.ok ? parsed.value : 0n;
 };
 
-export function unlockPercent(team: TeamConfig, holding: bigint): string {
+export function unlockPercent(team: TeamRules, holding: bigint): string {
   const tier = [...team.unlockTiers]
     .sort((a, b) => (units(b[0]) > units(a[0]) ? 1 : -1))
     .find(([threshold]) => holding >= units(threshold));
@@ -81,7 +81,7 @@ export function unlockPercent(team: TeamConfig, holding: bigint): string {
 }
 
 /** The network income summary: claimable, locked, the next release, the unlock tier. */
-export async function zeroProfit(db: Db, team: TeamConfig, userId: bigint) {
+export async function zeroProfit(db: Db, team: TeamRules, userId: bigint) {
   const [of, holding, pending] = await Promise.all([
     balances(db, userId),
     held(db, userId),

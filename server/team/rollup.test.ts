@@ -3,7 +3,8 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderStatus } from '../../contract/products.ts';
 import { parseRate } from '../../contract/money.ts';
-import { loadConfig, type TeamConfig } from '../config.ts';
+import type { TeamRules } from '../../contract/teamRules.ts';
+import { loadConfig } from '../config.ts';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import type { Database } from '../db/schema.ts';
 import { lineInputs } from '../income/inputs.ts';
@@ -55,7 +56,7 @@ async function figuresStored(t: TestApp) {
  * The rebates as computed before the top-down uplines: every earner's whole path unnested and
  * its effective ancestors numbered (O(earners × depth)). The oracle of `payRebates`.
  */
-async function rebatesByPaths(trx: Transaction<Database>, rules: TeamConfig = team) {
+async function rebatesByPaths(trx: Transaction<Database>, rules: TeamRules = team) {
   const rates = rules.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
     return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
@@ -173,7 +174,7 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
    * Plants a random forest with the day's static lines in a transaction, runs `pay` after the
    * day's figures, checks the rebate lines against the path-by-path walk, and rolls back.
    */
-  const rebatesProperty = (pay: (trx: Transaction<Database>, rules: TeamConfig) => Promise<void>, rules: TeamConfig = team) =>
+  const rebatesProperty = (pay: (trx: Transaction<Database>, rules: TeamRules) => Promise<void>, rules: TeamRules = team) =>
     fc.asyncProperty(forest, fc.array(fc.integer({ min: 0, max: 5_000_000 }), { maxLength: 60 }), async (spec, earnings) => {
       await t.ctx.db
         .transaction()

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { parseAmount, parseRate } from '../../contract/money.ts';
-import type { TeamConfig } from '../config.ts';
+import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Database } from '../db/schema.ts';
 import { payIncome } from '../income/payIncome.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
@@ -34,7 +34,7 @@ function levelCase(expression: string, thresholds: string[]): string {
 const listed = (r: string) => sql.raw(`(${r}.own > 0 or ${r}.members > 0)`);
 
 /** A rolled-up member's effective flag and level, as team_stats records them. */
-function figures(r: string, team: TeamConfig) {
+function figures(r: string, team: TeamRules) {
   return {
     effective: sql.raw(`${r}.own >= ${units(team.effectiveMinimum)}`),
     level: sql.raw(levelCase(`${r}.quantity`, team.levelThresholds)),
@@ -46,7 +46,7 @@ function figures(r: string, team: TeamConfig) {
  * (`writeTeamStats`), in the caller's transaction. Settlement runs the two apart: nothing of the
  * day reads team_stats, so it is written beside the rebates, off the day's longer path.
  */
-export async function refreshTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
+export async function refreshTeamStats(trx: Trx, day: string, team: TeamRules): Promise<number> {
   await rollUpTeam(trx, day);
   return writeTeamStats(trx, day, team);
 }
@@ -136,7 +136,7 @@ export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
  * (readers wait only for the swap): deleting every row and inserting every row into the primary
  * key cost more, and left as many dead rows to vacuum. One swap at a time, whatever the day.
  */
-export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): Promise<number> {
+export async function writeTeamStats(trx: Trx, day: string, team: TeamRules): Promise<number> {
   await sql`select pg_advisory_xact_lock(${LOCKS.teamStatsSwap})`.execute(trx);
   await sql`drop table if exists team_stats_next`.execute(trx);
   await sql`create table team_stats_next (like team_stats including defaults including constraints)`.execute(trx);
@@ -177,7 +177,7 @@ export async function writeTeamStats(trx: Trx, day: string, team: TeamConfig): P
  * written: they are all the rebates read, and each part hashes the table whole (the earners
  * are a fraction of the members).
  */
-export async function stageRebates(trx: Trx, team: TeamConfig): Promise<void> {
+export async function stageRebates(trx: Trx, team: TeamRules): Promise<void> {
   const generations = team.rebateRates.length;
   // The members as the day's figures rolled them up (rollUpTeam): effective and level as
   // team_stats has them, without reading users' paths a second time. Plain SQL of numbers and
@@ -257,7 +257,7 @@ function uplineColumns(n: number) {
  * refreshTeamStats), which it reads; settlement runs the same in parts (stageRebates, then
  * payRebatesPart on two connections).
  */
-export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: Date) {
+export async function payRebates(trx: Trx, day: string, team: TeamRules, at?: Date) {
   await stageRebates(trx, team);
   return payRebatesPart(trx, day, team, WHOLE, at);
 }
@@ -268,7 +268,7 @@ export async function payRebates(trx: Trx, day: string, team: TeamConfig, at?: D
  * by side on two connections, each exactly once (a part run again pays only its lines not there
  * yet).
  */
-export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, part: Part, at?: Date) {
+export async function payRebatesPart(trx: Trx, day: string, team: TeamRules, part: Part, at?: Date) {
   const rates = team.rebateRates.map((rate, i) => {
     const { numerator, denominator } = parseRate(rate);
     return `when ${i + 1} then div(e.amount::numeric * ${numerator}, ${denominator})`;
@@ -317,7 +317,7 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamConfig, pa
  * statement, from what it paid (one sum per receiver), so the day's rebate lines are not read again;
  * what the receiver holds comes from the day's roll-up (rollUpTeam).
  */
-function lockupsOf(day: string, team: TeamConfig, fresh: boolean) {
+function lockupsOf(day: string, team: TeamRules, fresh: boolean) {
   const tiers = team.unlockTiers
     .map(([holding, share]) => ({ holding: units(holding), share }))
     .sort((a, b) => (BigInt(b.holding) > BigInt(a.holding) ? 1 : -1));
