@@ -227,7 +227,7 @@ for (const [kind, holders] of runs) {
         value: settled.totalS.toFixed(2),
         ...(atGoalSize && settled === steady ? { goal: `<= ${goal.seconds}`, met: settled.totalS <= goal.seconds } : {}),
       },
-      { benchmark: 'day', figure: `${of}: ${which} steps s (fixed runs beside static and team)`, value: stepText },
+      { benchmark: 'day', figure: `${of}: ${which} steps s (DAY_STEPS, two at a time)`, value: stepText },
       { benchmark: 'day', figure: `${of}: ${which} rebate rows`, value: int(settled.rebates) },
       {
         benchmark: 'day',

@@ -2,11 +2,21 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { IncomeKind } from '../../contract/income.ts';
 import type { Database } from '../db/schema.ts';
 import { sqlStateOf } from '../db/failures.ts';
-import { postBatch } from '../ledger/batch.ts';
+import { BATCH_ID, postBatch } from '../ledger/batch.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
 import { LINE_COLUMNS } from './inputs.ts';
 import { type OrderPayment, paidInPlace } from './orderPayment.ts';
 import { inPart, type Part, WHOLE } from './parts.ts';
+
+/**
+ * The names the statement's CTEs go by. `PAID` is the one a step's own writes read: every line
+ * paid by this run (user_id, order_id, amount, dest, principal_add, power_add, cycle_add).
+ */
+export const PAID = 'paid';
+const CANDIDATES = 'candidates';
+const ORDER_UPDATES = 'order_updates';
+const NEW_INCOME = 'new_income';
+type Source = typeof CANDIDATES | typeof ORDER_UPDATES;
 
 type StepBase = {
   day: string;
@@ -16,16 +26,13 @@ type StepBase = {
   /** When the entry is dated (the app's clock); the database's time without it. */
   at?: Date | undefined;
   /**
-   * The caller's own writes from what was paid (CTEs reading `paid`), in the same statement;
-   * `fresh` on a first run, when the step has no line yet (nor, in the same statement, anything
-   * else), so a write may skip checking for a conflict, as the lines' insert does.
+   * The caller's own writes from what was paid (CTEs reading `PAID`), in the same statement, and
+   * the names of its data-modifying CTEs, each with a RETURNING clause: the statement's report
+   * reads them, so that they are done before the balances lock the paying account. `fresh` on a
+   * first run, when the step has no line yet (nor, in the same statement, anything else), so a
+   * write may skip checking for a conflict, as the lines' insert does.
    */
-  also?: (fresh: boolean) => RawBuilder<unknown>;
-  /**
-   * The names of `also`'s data-modifying CTEs, each with a RETURNING clause: read by the
-   * statement's report so that they are done before the balances lock the paying account.
-   */
-  alsoWrites?: string[];
+  also?: { ctes: (fresh: boolean) => RawBuilder<unknown>; writes: readonly string[] };
   /**
    * The holders (user_id of the lines) this run pays, when the step is paid in parts: the
    * candidates must be of this part only. Whether the part paid anything yet is asked of its own
@@ -117,22 +124,22 @@ async function payRun(trx: Transaction<Database>, step: IncomeStep, fresh: boole
     ref: `settlement:${step.day}:${step.kind}`,
     at: step.at,
     with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)}${
-      step.also ? sql`, ${step.also(fresh)}` : sql``
+      step.also ? sql`, ${step.also.ctes(fresh)}` : sql``
     }`,
     // The holders' side is the lines themselves (each names the entry and the account: the
     // ledger's view ledger_postings), so only the paying account's posting is a row of postings.
-    recorded: sql`select user_id, dest as kind, amount from paid where amount > 0`,
-    lines: sql`select 0 as user_id, ${step.from}::text as kind, -coalesce(sum(amount), 0) as amount from paid where amount > 0`,
+    recorded: sql`select user_id, dest as kind, amount from ${sql.table(PAID)} where amount > 0`,
+    lines: sql`select 0 as user_id, ${step.from}::text as kind, -coalesce(sum(amount), 0) as amount from ${sql.table(PAID)} where amount > 0`,
     // Reading the writes makes them run before the balances (see the ledger's batch form).
     report: sql.join(
-      [sql`(select count(*) from paid) as paid`, ...writesOf(step).map((name, i) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(`written_${i}`)}`)],
+      [sql`(select count(*) from ${sql.table(PAID)}) as paid`, ...writesOf(step).map((name, i) => sql`(select count(*) from ${sql.table(name)}) as ${sql.ref(`written_${i}`)}`)],
     ),
   });
   return { rows: Number(posted.paid), total: posted.moved };
 }
 
 /** The statement's data-modifying CTEs besides the ledger's, each with a RETURNING clause. */
-const writesOf = (step: IncomeStep) => ['new_income', ...(step.orders ? ['order_updates'] : []), ...(step.alsoWrites ?? [])];
+const writesOf = (step: IncomeStep) => [NEW_INCOME, ...(step.orders ? [ORDER_UPDATES] : []), ...(step.also?.writes ?? [])];
 
 /**
  * Whether no line of the step's (day, kind) and part exists yet. Each kind and part is written by
@@ -150,35 +157,35 @@ async function nothingPaid(trx: Transaction<Database>, step: IncomeStep): Promis
  * The step's candidates as income lines of its day and kind, in the primary key's order: a step's
  * lines (a rebate's receivers above all) come in no particular order, and a million keys put
  * into a large index at random places cost twice what sorting them first does. A line that pays
- * something names the ledger's entry (`batch_id`) and the account it pays into: it is that
+ * something names the ledger's entry (`BATCH_ID`) and the account it pays into: it is that
  * entry's posting to the holder.
  */
-const insertLines = (step: IncomeStep, from: 'candidates' | 'order_updates') => {
+const insertLines = (step: IncomeStep, from: Source) => {
   const columns = sql.join(LINE_COLUMNS[step.kind].map((c) => sql.ref(c)));
   return sql`
     insert into income (user_id, order_id, day, kind, amount, ${columns}, entry_id, account)
     select user_id, order_id, ${step.day}::date, ${step.kind}, amount, ${columns},
-      case when amount > 0 then (select id from batch_id) end, dest
+      case when amount > 0 then (select id from ${sql.table(BATCH_ID)}) end, dest
     from ${sql.table(from)}
     order by user_id, order_id`;
 };
 
-/** `paid`: every row of `source` (candidates' columns), read where it is used rather than copied once more. */
-const paidAsIs = (source: 'candidates' | 'order_updates') =>
-  sql`paid as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from ${sql.table(source)})`;
+/** `PAID`: every row of `source` (candidates' columns), read where it is used rather than copied once more. */
+const paidAsIs = (source: Source) =>
+  sql`${sql.table(PAID)} as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from ${sql.table(source)})`;
 
 /**
  * Orders paid in place (orderPayment.ts): the update is the source of the lines. A later run
  * pays only the orders without a line of the day and kind yet.
  */
 const ordersRun = (step: IncomeStep, orders: OrderPayment, fresh: boolean) => sql`
-  order_updates as (${paidInPlace(orders, fresh ? undefined : { day: step.day, kind: step.kind })}),
-  new_income as (${insertLines(step, 'order_updates')} returning 1),
-  ${paidAsIs('order_updates')}`;
+  ${sql.table(ORDER_UPDATES)} as (${paidInPlace(orders, fresh ? undefined : { day: step.day, kind: step.kind })}),
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, ORDER_UPDATES)} returning 1),
+  ${paidAsIs(ORDER_UPDATES)}`;
 
 /** Candidates paid as they are on a first run, and only those not paid yet on a later one. */
 const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh: boolean) => sql`
-  candidates as (${candidates}),
+  ${sql.table(CANDIDATES)} as (${candidates}),
   ${fresh ? firstRun(step) : laterRun(step)}`;
 
 /**
@@ -187,13 +194,13 @@ const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh:
  * than pay twice.
  */
 const firstRun = (step: IncomeStep) => sql`
-  new_income as (${insertLines(step, 'candidates')} returning 1),
-  ${paidAsIs('candidates')}`;
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} returning 1),
+  ${paidAsIs(CANDIDATES)}`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */
 const laterRun = (step: IncomeStep) => sql`
-  new_income as (${insertLines(step, 'candidates')} on conflict do nothing returning user_id, order_id, amount),
-  paid as (
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} on conflict do nothing returning user_id, order_id, amount),
+  ${sql.table(PAID)} as (
     select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
-    from new_income n join candidates c on c.user_id = n.user_id and c.order_id = n.order_id
+    from ${sql.table(NEW_INCOME)} n join ${sql.table(CANDIDATES)} c on c.user_id = n.user_id and c.order_id = n.order_id
   )`;

@@ -3,6 +3,9 @@ import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { applyToBalances, KEY_ORDER } from './balances.ts';
 import { InsufficientBalance, isCheckViolation } from './ledger.ts';
 
+/** The CTE holding the entry's id (one row, `id`), which the caller's rows in `with` may name. */
+export const BATCH_ID = 'batch_id';
+
 /**
  * One journal entry over many accounts, from rows SQL computes: the set-based form of
  * `postEntry` for settlement and bulk data. The caller's own writes (income rows, order
@@ -18,7 +21,7 @@ type BatchEntry = {
   /**
    * The caller's CTEs, `name as (...), name as (...)`, written first in the same statement;
    * `lines`, `recorded` and `report` may read them. Names starting with `batch_` are the ledger's;
-   * `batch_id` (one row, `id`) is the entry's id, drawn before them so that the caller's rows can
+   * `BATCH_ID` (one row, `id`) is the entry's id, drawn before them so that the caller's rows can
    * name it (a batch that posts nothing writes no entry, and the id goes unused).
    */
   with?: RawBuilder<unknown>;
@@ -82,7 +85,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
   const report = batch.report ? sql`, ${batch.report}` : sql``;
   const recorded = batch.recorded ? sql`union all select user_id, kind, amount::bigint, true from (${batch.recorded}) r` : sql``;
   return sql<Row & R>`
-    with batch_id as (select nextval('journal_entries_id_seq') as id),
+    with ${sql.table(BATCH_ID)} as (select nextval('journal_entries_id_seq') as id),
     ${callerCtes}
     batch_lines as (select user_id, kind, amount::bigint as amount, false as recorded from (${batch.lines}) l ${recorded}),
     -- bigint_sum, not sum: a step's hundreds of thousands of accounts (server/db/aggregates.ts).
@@ -95,7 +98,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
     batch_mixed as (select count(*) as n from batch_merged where recorded <> only_recorded),
     batch_entry as (
       insert into journal_entries (id, kind, ref, created_at)
-      select (select id from batch_id), ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
+      select (select id from ${sql.table(BATCH_ID)}), ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
       where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
         and (select n from batch_mixed) = 0
       returning id

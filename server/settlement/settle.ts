@@ -474,10 +474,11 @@ const DAY_STEPS: Step<StepName, DayState>[] = [
   },
 ];
 /**
- * Steps running at once. The rebates' two parts run beside the team figures and the maturities,
- * each on a connection of its own; more would only share the database's cores.
+ * Steps running at once: the rebates' two parts side by side, or any two others. A third
+ * statement would take a share of the database's cores from the day's longest path (the pool's
+ * output, the roll-up, the uplines and the rebates).
  */
-const DAY_CONNECTIONS = 3;
+const DAY_CONNECTIONS = 2;
 
 /**
  * Settles one finished UTC day: DAY_STEPS, then the day marked done, or waiting for funds when

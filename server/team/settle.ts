@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import { parseAmount, parseRate } from '../../contract/money.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Database } from '../db/schema.ts';
-import { payIncome } from '../income/payIncome.ts';
+import { PAID, payIncome } from '../income/payIncome.ts';
 import { inPart, type Part, WHOLE } from '../income/parts.ts';
 import { analyzeIncomeDay } from '../income/days.ts';
 import { moveWithinUsers } from '../ledger/batch.ts';
@@ -281,13 +281,11 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamRules, par
     from: 'treasury',
     at,
     part,
-    also: (fresh) => lockupsOf(day, team, fresh),
-    alsoWrites: ['lockups_written'],
+    also: { ctes: (fresh) => lockupsOf(day, team, fresh), writes: [LOCKUPS_WRITTEN] },
     candidates: sql`
       with source as (${staticSources(day)}),
       -- Each earner's lists side by side, one row per position (they are of one length), unnested
-      -- in one projection over the table: a function scan per earner cost 2.4 s against 1.0 s for
-      -- 400,000 earners' lists, in each part.
+      -- in one projection over the table: cheaper than a function scan per earner.
       uplines as (
         select user_id, unnest(anc) as ancestor, unnest(br) as branch, unnest(lv) as level,
           generate_subscripts(anc, 1) as generation
@@ -311,6 +309,9 @@ export async function payRebatesPart(trx: Trx, day: string, team: TeamRules, par
   });
 }
 
+/** The lock-ups' CTE in the rebates' statement. */
+const LOCKUPS_WRITTEN = 'lockups_written';
+
 /**
  * The day's network income goes into a lock-up: the share the holder's own active AIC unlocks
  * (tiers) becomes claimable after the lock-up days; the rest stays locked. CTEs of the rebates'
@@ -329,21 +330,21 @@ function lockupsOf(day: string, team: TeamRules, fresh: boolean) {
     })
     .join(' ');
   return sql`
-    lockups_written as (
+    ${sql.table(LOCKUPS_WRITTEN)} as (
       insert into lockups (user_id, day, amount, unlockable, unlock_percent, unlock_day)
       select r.user_id, ${day}::date, r.amount,
         (case ${sql.raw(unlockable)} else 0 end)::bigint,
         case ${sql.raw(percent)} else '0' end,
         ${addDays(day, team.lockupDays)}::date
-      from (select user_id, bigint_sum(amount) as amount from paid group by user_id) r
-      -- The day's roll-up (own = team_stats.active): without an index, so it is hashed once,
-      -- where team_stats' index was probed once per receiver (1.7 s at 200,000). Not the staged
-      -- uplines: they hold the day's earners only, and a receiver need not be one.
+      from (select user_id, bigint_sum(amount) as amount from ${sql.table(PAID)} group by user_id) r
+      -- The day's roll-up (own = team_stats.active): without an index, so it is hashed once
+      -- rather than probed once per receiver. Not the staged uplines: they hold the day's
+      -- earners only, and a receiver need not be one.
       left join team_roll ts on ts.user_id = r.user_id
       where r.amount > 0
       order by r.user_id
-      -- A first run's are new: a plain insert (a duplicate would fail the step, as a line's
-      -- would) cost 0.33 s against 0.55 s with the check, for a part's 102,000 at a million holders.
+      -- A first run's are new: a plain insert, cheaper than one checking each key (a duplicate
+      -- would fail the step, as a line's would).
       ${fresh ? sql`` : sql`on conflict (user_id, day) do nothing`}
       returning 1
     )`;
