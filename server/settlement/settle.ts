@@ -350,7 +350,7 @@ type DayState = {
   shortfalls: { step: StepName; account: string }[];
 };
 
-/** A step's transaction, under its lock. */
+/** A paying step's transaction, under its lock: the rows it paid. */
 const paid = (s: DayState, name: LockedStep, work: (trx: Trx) => Promise<{ rows: number }>) =>
   inStep(s.ctx, s.day, name, work).then((result) => result.rows);
 
