@@ -1,7 +1,9 @@
 import type { RawBuilder } from 'kysely';
 import { BIGINT_SUM } from './db/aggregates.ts';
+import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH } from './earn/buyFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
+import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 
 /**
  * The SQL functions of the server, each defined in the folder that owns it, in dependency order
@@ -13,4 +15,13 @@ import { LEDGER_MOVE } from './ledger/functions.ts';
  * import db; depcruise's folder pass refuses the cycle). The definition files import only kysely
  * (and ledger's `balances.ts`, which imports nothing).
  */
-export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [BIGINT_SUM, LEDGER_MOVE, EARN_BUY, EARN_BUY_BATCH];
+export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
+  BIGINT_SUM,
+  ANALYZE_ON_SAMPLE,
+  LEDGER_MOVE,
+  EARN_BUY,
+  EARN_BUY_BATCH,
+  TEAM_LEVEL,
+  TEAM_ROLL_UP,
+  TEAM_STAGE_UPLINES,
+];

@@ -179,9 +179,11 @@ export function staticStep(
   };
 }
 
-/** Each fixed-term product's term in days, as SQL on `product` (the registry's constants). */
-const termOf = (product: string) =>
-  sql.raw(`case ${product} ${productsOfKind('fixed').map((p) => `when '${p}' then ${productOf(p).termDays}`).join(' ')} end`);
+/** Each fixed-term product's term in days, as SQL on `product`: the registry's terms, by name. */
+function termOf(product: string) {
+  const fixed = productsOfKind('fixed');
+  return sql`(${fixed.map((p) => productOf(p).termDays)}::int[])[array_position(${fixed}::text[], ${sql.ref(product)}::text)]`;
+}
 
 /** What a renewal must meet on its first day: the minimum and the holder's daily quota then. */
 type RenewalTerms = Pick<EarnParams, 'minimum' | 'dailyQuota'>;
