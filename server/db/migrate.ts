@@ -37,6 +37,7 @@ import * as m0033 from './migrations/0033_users_tree_columns.ts';
 import * as m0034 from './migrations/0034_exchange_boundary.ts';
 import * as m0035 from './migrations/0035_shared_clock_and_checks.ts';
 import * as m0036 from './migrations/0036_products_open.ts';
+import * as m0037 from './migrations/0037_income_totals.ts';
 import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -76,6 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0034_exchange_boundary': m0034,
   '0035_shared_clock_and_checks': m0035,
   '0036_products_open': m0036,
+  '0037_income_totals': m0037,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

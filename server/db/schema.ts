@@ -314,6 +314,14 @@ interface TeamStatsTable {
   level: number;
 }
 
+/** A holder's income to date by kind and, for rebates, branch (0 otherwise): migration 0037. */
+interface IncomeTotalsTable {
+  user_id: Big;
+  kind: string;
+  branch: Big;
+  amount: Big;
+}
+
 interface LockupsTable {
   user_id: Big;
   day: string;
@@ -428,6 +436,7 @@ export interface Database {
   lockups: LockupsTable;
   orders: OrdersTable;
   income: IncomeTable;
+  income_totals: IncomeTotalsTable;
   daily_quota: DailyQuotaTable;
   settlement_days: SettlementDaysTable;
   provider_store: ProviderStoreTable;

@@ -16,6 +16,7 @@ export const PAID = 'paid';
 const CANDIDATES = 'candidates';
 const ORDER_UPDATES = 'order_updates';
 const NEW_INCOME = 'new_income';
+const TOTALS = 'totals_written';
 type Source = typeof CANDIDATES | typeof ORDER_UPDATES;
 
 type StepBase = {
@@ -123,9 +124,8 @@ async function payRun(trx: Transaction<Database>, step: IncomeStep, fresh: boole
     kind: 'settlement',
     ref: `settlement:${step.day}:${step.kind}`,
     at: step.at,
-    with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)}${
-      step.also ? sql`, ${step.also.ctes(fresh)}` : sql``
-    }`,
+    with: sql`${step.orders ? ordersRun(step, step.orders, fresh) : candidatesRun(step, step.candidates, fresh)},
+      ${addToTotals(step)}${step.also ? sql`, ${step.also.ctes(fresh)}` : sql``}`,
     // The holders' side is the lines themselves (each names the entry and the account: the
     // ledger's view ledger_postings), so only the paying account's posting is a row of postings.
     recorded: sql`select user_id, dest as kind, amount from ${sql.table(PAID)} where amount > 0`,
@@ -139,7 +139,24 @@ async function payRun(trx: Transaction<Database>, step: IncomeStep, fresh: boole
 }
 
 /** The statement's data-modifying CTEs besides the ledger's, each with a RETURNING clause. */
-const writesOf = (step: IncomeStep) => [NEW_INCOME, ...(step.orders ? [ORDER_UPDATES] : []), ...(step.also?.writes ?? [])];
+const writesOf = (step: IncomeStep) => [NEW_INCOME, TOTALS, ...(step.orders ? [ORDER_UPDATES] : []), ...(step.also?.writes ?? [])];
+
+/**
+ * The run's new lines added to each holder's totals (migration 0037), by branch for rebates (0
+ * for the other kinds), in the key's order: the My screen and the invite records read these
+ * rows instead of summing every line the holder ever had.
+ */
+const addToTotals = (step: IncomeStep) => sql`
+  ${sql.table(TOTALS)} as (
+    insert into income_totals as t (user_id, kind, branch, amount)
+    select user_id, ${step.kind}, coalesce(branch, 0), bigint_sum(amount)
+    from ${sql.table(NEW_INCOME)}
+    where amount > 0
+    group by user_id, coalesce(branch, 0)
+    order by user_id, coalesce(branch, 0)
+    on conflict (user_id, kind, branch) do update set amount = t.amount + excluded.amount
+    returning 1
+  )`;
 
 /**
  * Whether no line of the step's (day, kind) and part exists yet. Each kind and part is written by
@@ -170,6 +187,9 @@ const insertLines = (step: IncomeStep, from: Source) => {
     order by user_id, order_id`;
 };
 
+/** What the lines' insert answers: the holders' totals add them up (`addToTotals`). */
+const RETURNING_NEW = sql`returning user_id, order_id, amount, branch`;
+
 /** `PAID`: every row of `source` (candidates' columns), read where it is used rather than copied once more. */
 const paidAsIs = (source: Source) =>
   sql`${sql.table(PAID)} as not materialized (select user_id, order_id, amount, dest, principal_add, power_add, cycle_add from ${sql.table(source)})`;
@@ -180,7 +200,7 @@ const paidAsIs = (source: Source) =>
  */
 const ordersRun = (step: IncomeStep, orders: OrderPayment, fresh: boolean) => sql`
   ${sql.table(ORDER_UPDATES)} as (${paidInPlace(orders, fresh ? undefined : { day: step.day, kind: step.kind })}),
-  ${sql.table(NEW_INCOME)} as (${insertLines(step, ORDER_UPDATES)} returning 1),
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, ORDER_UPDATES)} ${RETURNING_NEW}),
   ${paidAsIs(ORDER_UPDATES)}`;
 
 /** Candidates paid as they are on a first run, and only those not paid yet on a later one. */
@@ -194,12 +214,12 @@ const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh:
  * than pay twice.
  */
 const firstRun = (step: IncomeStep) => sql`
-  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} returning 1),
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} ${RETURNING_NEW}),
   ${paidAsIs(CANDIDATES)}`;
 
 /** A later run (after a step that paid part of its lines): only the lines not there yet are paid. */
 const laterRun = (step: IncomeStep) => sql`
-  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} on conflict do nothing returning user_id, order_id, amount),
+  ${sql.table(NEW_INCOME)} as (${insertLines(step, CANDIDATES)} on conflict do nothing ${RETURNING_NEW}),
   ${sql.table(PAID)} as (
     select n.user_id, n.order_id, n.amount, c.dest, c.principal_add, c.power_add, c.cycle_add
     from ${sql.table(NEW_INCOME)} n join ${sql.table(CANDIDATES)} c on c.user_id = n.user_id and c.order_id = n.order_id

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { formatUnits, parseAmount, UNIT } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import { checkLedger } from '../ledger/ledger.ts';
+import { incomeTotalsMismatched } from '../income/totals.ts';
 
 /**
  * Shared pieces of the load tests (the bank test, the extended bank test, the kill -9 test):
@@ -72,9 +73,13 @@ export async function runClients(
   );
 }
 
-/** The books balance to the unit, nobody is negative, every balance equals its postings. */
+/**
+ * The books balance to the unit, nobody is negative, every balance equals its postings, and
+ * every holder's income totals equal their lines.
+ */
 export async function expectBooksExact(db: Db): Promise<void> {
   const check = await checkLedger(db);
   expect(check).toMatchObject({ ok: true, negativeUserAccounts: 0, accountsNotMatchingPostings: 0 });
+  expect(await incomeTotalsMismatched(db)).toBe(0);
   for (const sum of Object.values(check.assetSums)) expect(sum).toBe('0');
 }

@@ -33,8 +33,9 @@ export function startScheduler(ctx: AppContext, log: FastifyBaseLogger, metrics:
     for (const report of reports) log.info({ settlement: report }, 'day settled');
     // The ledger check reads every posting: run it at start and after each settled day.
     if (!checked || reports.length > 0) {
-      const { ledger: check, tree } = await runChecks(ctx);
+      const { ledger: check, tree, incomeTotals } = await runChecks(ctx);
       if (!check.ok) log.error({ check }, 'LEDGER CHECK FAILED');
+      if (incomeTotals > 0) log.error({ incomeTotals }, 'INCOME TOTALS CHECK FAILED: holders whose totals differ from their lines');
       if (!tree.ok) log.error({ tree }, 'TREE CHECK FAILED: stale paths, a referral cycle or self-paid rebates');
       checked = true;
     }

@@ -4,7 +4,6 @@ import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
-import { rebateHolder } from '../income/inputs.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -27,8 +26,8 @@ export async function inviteRecords(
     rebate: bigint;
   }>`
     select u.id, u.name, coalesce(u.bound_at, u.created_at) as created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
-      coalesce((select sum(i.amount) from income i
-        where i.user_id = ${userId} and i.kind = 'rebate' and ${rebateHolder('i', 'branch')} = u.id), 0)::bigint as rebate
+      coalesce((select t.amount from income_totals t
+        where t.user_id = ${userId} and t.kind = 'rebate' and t.branch = u.id), 0)::bigint as rebate
     from users u left join team_stats ts on ts.user_id = u.id
     where u.inviter_id = ${userId} ${query.cursor ? sql`and u.id < ${BigInt(query.cursor)}` : sql``}
       ${query.from ? sql`and u.bound_at >= ${new Date(query.from)}` : sql``}
@@ -127,46 +126,74 @@ export async function zeroLog(db: Db, userId: bigint, query: { cursor?: string; 
   };
 }
 
-/** Everything the My screen shows about the user: level, team, earnings. */
+/**
+ * Everything the My screen shows about the user: level, team, earnings. One statement of key
+ * lookups: the team figures from the day's team_stats, income to date from the holder's totals
+ * (income_totals), today's and yesterday's from those two days' partitions only.
+ */
 export async function userSummary(db: Db, userId: bigint, today: string) {
-  const [user, stats, of, holding, income, fixed] = await Promise.all([
-    db
-      .selectFrom('users as u')
-      .leftJoin('users as i', 'i.id', 'u.inviter_id')
-      .select(['u.id', 'u.name', 'u.invite_code', 'u.inviter_id', 'i.invite_code as inviter_code'])
-      .where('u.id', '=', userId)
-      .executeTakeFirst(),
-    db.selectFrom('team_stats').selectAll().where('user_id', '=', userId).executeTakeFirst(),
-    balances(db, userId),
-    held(db, userId),
-    sql<{ today: bigint; yesterday: bigint; cumulative: bigint; static: bigint; dynamic: bigint }>`
-      select coalesce(sum(amount) filter (where day = ${today}::date), 0)::bigint as today,
-        coalesce(sum(amount) filter (where day = ${addDays(today, -1)}::date), 0)::bigint as yesterday,
-        coalesce(sum(amount), 0)::bigint as cumulative,
+  const { rows } = await sql<{
+    id: bigint;
+    name: string;
+    invite_code: string;
+    inviter_id: bigint | null;
+    inviter_code: string | null;
+    level: number | null;
+    effective: boolean | null;
+    team_quantity: bigint | null;
+    team_count: number | null;
+    direct_count: number | null;
+    held: bigint;
+    rewards: bigint;
+    network_rewards: bigint;
+    today: bigint;
+    yesterday: bigint;
+    cumulative: bigint;
+    static: bigint;
+    dynamic: bigint;
+    fixed: bigint;
+  }>`
+    select u.id, u.name, u.invite_code, u.inviter_id, i.invite_code as inviter_code,
+      ts.level, ts.effective, ts.team_quantity, ts.team_count, ts.direct_count,
+      (select coalesce(sum(principal), 0)::bigint from orders where user_id = u.id and status in ${ORDERS.held}) as held,
+      (select coalesce(sum(balance) filter (where kind = 'rewards'), 0)::bigint from accounts
+        where user_id = u.id and asset = 'AIC') as rewards,
+      (select coalesce(sum(balance) filter (where kind = 'network_rewards'), 0)::bigint from accounts
+        where user_id = u.id and asset = 'AIC') as network_rewards,
+      (select coalesce(sum(amount), 0)::bigint from income where user_id = u.id and day = ${today}::date) as today,
+      (select coalesce(sum(amount), 0)::bigint from income where user_id = u.id and day = ${addDays(today, -1)}::date) as yesterday,
+      t.cumulative, t.static, t.dynamic,
+      (select coalesce(sum(principal + income), 0)::bigint from orders
+        where user_id = u.id and product in ${productsIn('fixed')} and status = 'redeemable') as fixed
+    from users u
+    left join users i on i.id = u.inviter_id
+    left join team_stats ts on ts.user_id = u.id
+    cross join lateral (
+      select coalesce(sum(amount), 0)::bigint as cumulative,
         coalesce(sum(amount) filter (where kind = 'static'), 0)::bigint as static,
         coalesce(sum(amount) filter (where kind = 'rebate'), 0)::bigint as dynamic
-      from income where user_id = ${userId}`.execute(db),
-    sql<{ total: bigint }>`select coalesce(sum(principal + income), 0)::bigint as total from orders
-      where user_id = ${userId} and product in ${productsIn('fixed')} and status = 'redeemable'`.execute(db),
-  ]);
-  const e = income.rows[0];
+      from income_totals where user_id = u.id
+    ) t
+    where u.id = ${userId}`.execute(db);
+  const r = rows[0];
+  if (!r) return { user: undefined };
   return {
-    user,
-    level: stats?.level ?? 0,
-    effective: stats?.effective ?? false,
-    held: amount(holding),
-    teamQuantity: amount(stats?.team_quantity),
-    teamCount: stats?.team_count ?? 0,
-    directCount: stats?.direct_count ?? 0,
+    user: { id: r.id, name: r.name, invite_code: r.invite_code, inviter_id: r.inviter_id, inviter_code: r.inviter_code },
+    level: r.level ?? 0,
+    effective: r.effective ?? false,
+    held: amount(r.held),
+    teamQuantity: amount(r.team_quantity),
+    teamCount: r.team_count ?? 0,
+    directCount: r.direct_count ?? 0,
     earnings: {
-      today: amount(e?.today),
-      yesterday: amount(e?.yesterday),
-      cumulative: amount(e?.cumulative),
-      static: amount(e?.static),
-      dynamic: amount(e?.dynamic),
-      claimableReward: amount(of('rewards')),
-      claimableNetwork: amount(of('network_rewards')),
-      claimableFixed: amount(fixed.rows[0]?.total),
+      today: amount(r.today),
+      yesterday: amount(r.yesterday),
+      cumulative: amount(r.cumulative),
+      static: amount(r.static),
+      dynamic: amount(r.dynamic),
+      claimableReward: amount(r.rewards),
+      claimableNetwork: amount(r.network_rewards),
+      claimableFixed: amount(r.fixed),
     },
   };
 }

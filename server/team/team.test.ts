@@ -5,6 +5,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { lineInputs } from '../income/inputs.ts';
+import { incomeTotalsMismatched } from '../income/totals.ts';
 import { addDays, fixedClock } from '../platform/clock.ts';
 import { settleDay } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -123,6 +124,7 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     const after = await t.ctx.db.selectFrom('income').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'rebate').executeTakeFirstOrThrow();
     expect(after.n).toEqual(before.n);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+    expect(await incomeTotalsMismatched(t.ctx.db)).toBe(0);
   });
 
   it('shows levels, team figures and invite records', async () => {
@@ -132,6 +134,10 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     const direct = members.filter((m) => m.inviter === 1n).length;
     expect(info).toMatchObject({ level, effective: true, directCount: direct, teamCount: USERS - 1 });
     expect(info.teamQuantity).toBe(formatUnits(downline));
+    const lines = await t.ctx.db.selectFrom('income').select(['kind', 'amount']).where('user_id', '=', 1n).execute();
+    const sum = (kind?: string) => lines.filter((l) => !kind || l.kind === kind).reduce((acc, l) => acc + l.amount, 0n);
+    expect(sum('rebate')).toBeGreaterThan(0n);
+    expect(info.earnings).toMatchObject({ cumulative: formatUnits(sum()), static: formatUnits(sum('static')), dynamic: formatUnits(sum('rebate')) });
     // The member with the most direct invitees, paged three at a time.
     const directs = new Map<bigint, Member[]>();
     for (const m of members) if (m.inviter) directs.set(m.inviter, [...(directs.get(m.inviter) ?? []), m]);
@@ -152,6 +158,37 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
       const record = seen.find((r) => r.userId === String(child.id));
       expect(record?.subscription).toBe(formatUnits(child.principal));
       expect(record?.teamQuantity).toBe(formatUnits(branch.reduce((sum, m) => sum + m.principal, 0n)));
+    }
+  });
+
+  it('shows the rebates paid on each direct invitee’s branch, as the lines’ earners add up', async () => {
+    const lines = await t.ctx.db
+      .selectFrom('income')
+      .select(['user_id', 'amount', lineInputs('income').as('inputs')])
+      .where('kind', '=', 'rebate')
+      .where('amount', '>', 0n)
+      .execute();
+    const byId = new Map(members.map((m) => [String(m.id), m]));
+    // The receiver with the most rebate lines: its branches are the widest check.
+    const counts = new Map<bigint, number>();
+    for (const l of lines) counts.set(l.user_id, (counts.get(l.user_id) ?? 0) + 1);
+    const [viewer] = [...counts].sort((a, b) => b[1] - a[1])[0] as [bigint, number];
+    const children = members.filter((m) => m.inviter === viewer);
+    const rebateFrom = (child: bigint) =>
+      lines
+        .filter((l) => l.user_id === viewer)
+        .filter((l) => {
+          const earner = byId.get((l.inputs as { earner: string }).earner);
+          return earner !== undefined && (earner.id === child || earner.path.includes(child));
+        })
+        .reduce((sum, l) => sum + l.amount, 0n);
+    const page: { items: { userId: string; rebate: string }[] } = (
+      await t.app.inject({ url: PATHS.inviteRecords, query: { limit: '100' }, headers: bearer(await token(Number(viewer))) })
+    ).json().data;
+    expect(page.items.length).toBe(children.length);
+    expect(children.some((c) => rebateFrom(c.id) > 0n)).toBe(true);
+    for (const child of children) {
+      expect(page.items.find((r) => r.userId === String(child.id))?.rebate, String(child.id)).toBe(formatUnits(rebateFrom(child.id)));
     }
   });
 
