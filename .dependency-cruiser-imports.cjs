@@ -19,7 +19,7 @@ module.exports = {
   operator: ['auth', 'db', 'earn', 'http', 'ledger', 'notify', 'platform', 'proof', 'settlement', 'team'],
   platform: ['db', 'ledger'],
   proof: ['auth', 'db', 'http', 'income', 'platform'],
-  reliability: ['db', 'exchange', 'ledger', 'test'],
+  reliability: ['db', 'exchange', 'income', 'ledger', 'test'],
   settlement: ['db', 'earn', 'http', 'income', 'ledger', 'notify', 'platform', 'proof', 'team'],
   statement: ['auth', 'db', 'http', 'platform'],
   team: ['auth', 'db', 'http', 'income', 'ledger', 'notify', 'platform'],

@@ -9,7 +9,7 @@
  * notices, so the third's time over the second's is what the notices cost (slightly more: the third
  * day's tables are a day larger). Each holder has one order (40% 30-day, 40% 360-day of which half reinvest, 20% current) and
  * sits in a referral tree shaped like bench/team's (a 50-deep chain from holder 1, the rest
- * hung under earlier holders at pseudo-random places). Prints each step's time, the total, and
+ * hung under earlier holders at pseudo-random places; bench/population.ts, shared with bench/api). Prints each step's time, the total, and
  * this process's peak memory; the work itself runs in the database. Sizes run in turn, so the
  * time per holder can be compared between them (growth no faster than linear is the goal). The
  * holders' proof nonces are drawn before the day (a holder gets one once, on their first day) and
@@ -20,20 +20,16 @@
  * rows (a million orders and accounts updated) in between, which days settled back to back do
  * not leave it time for. BENCH_DAY_VACUUM=0 settles them back to back as they come.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import pg from 'pg';
-import type { AppContext } from '../server/context.ts';
 import { connect, type Db, type DbHandle } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
-import { ensureNonces } from '../server/proof/build.ts';
-import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
 import { addDays } from '../server/platform/clock.ts';
 import { benchContext, onScratchSchema } from './context.ts';
-import { insertOrdersAndFund } from './orders.ts';
+import { FIRST_DAY, populate, type Settled, settleOne } from './population.ts';
 import { type Figure, int, report } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -46,122 +42,25 @@ const embedded = (process.env.BENCH_DAY_EMBEDDED ?? '').split(' ').map(Number).f
  * history: each day writes into partitions of its own (server/income/days.ts), so it should not.
  */
 const DAY_COUNT = Math.max(3, Number(process.env.BENCH_DAY_COUNT ?? 3) || 3);
-const DAYS = Array.from({ length: DAY_COUNT }, (_, i) => addDays('2026-11-10', i));
+const DAYS = Array.from({ length: DAY_COUNT }, (_, i) => addDays(FIRST_DAY, i));
 const WITHOUT_NOTICES = 1;
 const HELD = 2;
 /** The day's time with its income notices over the time without them, at most (issue 20). */
 const NOTICES_GOAL = 1.2;
-const DAY_MS = 86_400_000;
-const CHAIN = 50;
 const GOALS = { postgres: { holders: 1_000_000, seconds: 30 }, pglite: { holders: 100_000, seconds: 60 } };
 const PEAK_GOAL_MIB = 500;
-
-/** Holder i's inviter: the chain first, then a multiplicative hash over earlier holders (0: none). */
-function inviterOf(id: number): number {
-  if (id === 1) return 0;
-  if (id <= CHAIN + 1) return id - 1;
-  return 1 + (Number((BigInt(id) * 2_654_435_761n) % 4_294_967_296n) % (id - 1));
-}
-
-/** Users with inviter and ancestor path, 20,000 at a time; paths walk the parent array. */
-async function insertUsers(ctx: AppContext, holders: number) {
-  const parent = new Int32Array(holders + 1);
-  for (let id = 1; id <= holders; id++) parent[id] = inviterOf(id);
-  const pathOf = (id: number) => {
-    const up: number[] = [];
-    for (let p = parent[id] as number; p !== 0; p = parent[p] as number) up.push(p);
-    return `{${up.reverse().join(',')}}`;
-  };
-  const batch = 20_000;
-  for (let from = 1; from <= holders; from += batch) {
-    const ids: number[] = [];
-    for (let id = from; id < Math.min(holders + 1, from + batch); id++) ids.push(id);
-    await sql`insert into users (id, subject, name, invite_code, inviter_id, path, bound_at)
-      select id, 'day-' || id, 'holder ' || id, 'D' || lpad(id::text, 9, '0'), nullif(inviter, 0), path::bigint[],
-        case when inviter <> 0 then '2026-11-01T00:00:00Z'::timestamptz end
-      from unnest(${ids}::bigint[], ${ids.map((id) => parent[id])}::bigint[], ${ids.map(pathOf)}::text[])
-        as t(id, inviter, path)`.execute(ctx.db);
-  }
-  await sql`select setval(pg_get_serial_sequence('users', 'id'), ${holders})`.execute(ctx.db);
-}
-
 
 let peakRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-/**
- * Seconds of CPU every PostgreSQL process on this machine has used: the live ones' own, and the
- * postmaster's children's that have exited (it reaps them). On a shared, noisy machine the day's
- * database CPU moves less than its wall time, so two versions compare by it too. Null when no
- * PostgreSQL runs here (BENCH_DATABASE_URL elsewhere) or /proc is not Linux's.
- */
-function databaseCpuS(): number | null {
-  let ticks = 0;
-  let seen = false;
-  for (const pid of existsSync('/proc') ? readdirSync('/proc').filter((name) => /^\d+$/.test(name)) : []) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    if (comm !== 'postgres') continue;
-    seen = true;
-    // Fields after the command: state is field 3; utime 14, stime 15, cutime 16, cstime 17.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]));
-    ticks += (utime ?? 0) + (stime ?? 0) + (cutime ?? 0) + (cstime ?? 0);
-  }
-  return seen ? ticks / CLOCK_TICKS : null;
-}
-/** sysconf(_SC_CLK_TCK): 100 on every Linux PostgreSQL runs on here. */
-const CLOCK_TICKS = 100;
-
-type Settled = {
-  totalS: number;
-  steps: Record<string, number>;
-  rebates: number;
-  vacuumS: number | null;
-  /** CPU seconds of the database's processes while the day settled (databaseCpuS). */
-  databaseCpuS: number | null;
-};
-const VACUUM_BETWEEN_DAYS = process.env.BENCH_DAY_VACUUM !== '0';
 type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean };
-
-/** Settles `day` as the scheduler would an hour after it ends: the day, then the current cycles due. */
-async function settleOne(ctx: AppContext, day: string, incomeNotices: boolean): Promise<Settled> {
-  const asOf = new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS + 3_600_000);
-  ctx.clock.set(asOf);
-  const vacuumStart = performance.now();
-  if (VACUUM_BETWEEN_DAYS) await sql`vacuum (analyze)`.execute(ctx.db);
-  const vacuumS = VACUUM_BETWEEN_DAYS ? (performance.now() - vacuumStart) / 1000 : null;
-  const cpuBefore = databaseCpuS();
-  const start = performance.now();
-  const report = await settleDay(ctx, day, { incomeNotices });
-  const cyclesStart = performance.now();
-  await settleCurrentCycles(ctx, asOf);
-  const end = performance.now();
-  const cpuAfter = databaseCpuS();
-  const steps = { ...(report.steps ?? {}), 'current cycles': Math.round(end - cyclesStart) };
-  const databaseCpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-  return { totalS: (end - start) / 1000, steps, rebates: report.rebates, vacuumS, databaseCpuS: databaseCpu };
-}
 
 /** The days on `db`, migrated to the latest: populated, settled in a row, the ledger checked. */
 async function oneDay(db: Db, dbKind: DbHandle['kind'], holders: number): Promise<DayFigures> {
   const ctx = { ...benchContext(db, `${DAYS[0]}T23:00:00Z`), dbKind };
-  const populateStart = performance.now();
-  await insertUsers(ctx, holders);
-  await insertOrdersAndFund(ctx.db, holders, holders);
-  const populateS = (performance.now() - populateStart) / 1000;
-  // A holder's proof nonce is drawn once, the first day they hold anything: on a typical day only
-  // the day's new holders need one. Drawn here for all, and reported apart as the first day's cost.
-  const noncesStart = performance.now();
-  await ensureNonces(ctx.db);
-  const noncesS = (performance.now() - noncesStart) / 1000;
+  const { populateS, noncesS } = await populate(ctx, holders);
   peakRss = 0;
   const days: Settled[] = [];
   for (const [i, day] of DAYS.entries()) days.push(await settleOne(ctx, day, i !== WITHOUT_NOTICES));

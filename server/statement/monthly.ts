@@ -4,7 +4,9 @@ import type { Asset } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import { AppError } from '../http/errors.ts';
 import { type FlowTotals, flowOf, flowTotals } from './flows.ts';
-import { type AccountTotals, type Cursor, monthEntryNets, type MovementRow, monthMovements, monthTotals } from './repository.ts';
+import { gathered } from '../platform/batch.ts';
+import { perOwner } from '../platform/cache.ts';
+import { type AccountTotals, type Cursor, type EntryNet, type HolderMonth, holderMonths, type MonthRange, type MovementRow } from './repository.ts';
 import { statementType } from './types.ts';
 
 const MONTHLY_PAGE = 50;
@@ -76,7 +78,7 @@ function byAsset(totals: AccountTotals[], flows: Map<Asset, FlowTotals>): AssetS
 }
 
 /** Each asset's month in flows, from its entries' nets. */
-function flowsByAsset(nets: Awaited<ReturnType<typeof monthEntryNets>>): Map<Asset, FlowTotals> {
+function flowsByAsset(nets: EntryNet[]): Map<Asset, FlowTotals> {
   const assets = new Set(nets.map((n) => n.asset));
   return new Map(
     [...assets].map((asset) => [
@@ -86,16 +88,52 @@ function flowsByAsset(nets: Awaited<ReturnType<typeof monthEntryNets>>): Map<Ass
   );
 }
 
+/** What holders asked for in the same moment share when their months are read together. */
+type MonthAsk = { range: MonthRange; cursor: Cursor | null; limit: number };
+
+/**
+ * Months asked for in the same moment, gathered by what they share (month, asset, cursor, page
+ * size): one statement for the holders of each, which plans the ledger's view once for all.
+ */
+const monthsGathered = perOwner((db: Db) => {
+  const asks = new Map<string, MonthAsk>();
+  const load = async (keys: string[]) => {
+    const groups = new Map<string, bigint[]>();
+    for (const key of keys) {
+      const at = key.indexOf('|');
+      const shared = key.slice(at + 1);
+      groups.set(shared, [...(groups.get(shared) ?? []), BigInt(key.slice(0, at))]);
+    }
+    const found = new Map<string, HolderMonth>();
+    await Promise.all(
+      [...groups].map(async ([shared, ids]) => {
+        const ask = asks.get(shared);
+        asks.delete(shared);
+        if (!ask) return;
+        for (const [id, month] of await holderMonths(db, ids, ask.range, ask.cursor, ask.limit)) found.set(`${id}|${shared}`, month);
+      }),
+    );
+    return found;
+  };
+  const read = gathered(load, (): HolderMonth => ({ totals: [], nets: [], movements: [] }));
+  return (userId: bigint, ask: MonthAsk) => {
+    const { range, cursor, limit } = ask;
+    const shared = [range.from.toISOString(), range.asset ?? '', cursor ? `${cursor.entryId}/${cursor.asset}/${cursor.account}` : '', limit].join('|');
+    asks.set(shared, ask);
+    return read(`${userId}|${shared}`);
+  };
+});
+
 /** The monthly statement: opening, the month's movements (a page), closing, per asset. */
 export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQuery, now: Date): Promise<MonthlyData> {
   const month = query.month ?? monthOf(now);
   const { from, to } = monthRange(month);
   const limit = query.limit ?? MONTHLY_PAGE;
-  const [totals, nets] = await Promise.all([
-    monthTotals(db, userId, from, to, query.asset),
-    monthEntryNets(db, userId, { from, to, asset: query.asset }),
-  ]);
-  const rows = await monthMovements(db, userId, { from, to, asset: query.asset }, parseCursor(query.cursor), limit + 1);
+  const { totals, nets, movements: rows } = await monthsGathered(db)(userId, {
+    range: { from, to, asset: query.asset },
+    cursor: parseCursor(query.cursor),
+    limit: limit + 1,
+  });
   const opening = new Map(totals.map((t) => [`${t.asset}|${t.account}`, t.opening]));
   const page = rows.slice(0, limit);
   const last = page.at(-1);

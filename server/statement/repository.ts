@@ -51,64 +51,92 @@ export async function movementsAfter(db: Db, userId: bigint, after: bigint, size
 }
 
 export type AccountTotals = { asset: Asset; account: string; opening: bigint; credits: bigint; debits: bigint };
-
-/** Per account of the holder: the balance before `from`, and the credits and debits until `to`. */
-export async function monthTotals(db: Db, userId: bigint, from: Date, to: Date, asset?: Asset): Promise<AccountTotals[]> {
-  const { rows } = await sql<AccountTotals>`
-    select p.asset, p.kind as account,
-      coalesce(sum(p.amount) filter (where e.created_at < ${from}), 0)::bigint as opening,
-      coalesce(sum(p.amount) filter (where e.created_at >= ${from} and p.amount > 0), 0)::bigint as credits,
-      coalesce(sum(p.amount) filter (where e.created_at >= ${from} and p.amount < 0), 0)::bigint as debits
-    from ledger_postings p join journal_entries e on e.id = p.entry_id
-    where p.user_id = ${userId} and e.created_at < ${to}
-      ${asset ? sql`and p.asset = ${asset}` : sql``}
-    group by p.asset, p.kind
-    order by p.asset, p.kind`.execute(db);
-  return rows;
-}
+export type EntryNet = { asset: Asset; entry_kind: string; ref: string | null; net: bigint };
+export type Cursor = { entryId: bigint; asset: string; account: string };
+export type MonthRange = { from: Date; to: Date; asset?: Asset | undefined };
 
 /**
- * The month's entries that moved money between the holder and anyone else, per asset: the sum
- * of the holder's postings in each (entries between the holder's own accounts sum to zero and
- * are left out), with the entry's kind and reference for its statement type.
+ * A holder's month: per account the balance before `from` and the credits and debits until `to`;
+ * the month's entries that moved money between the holder and anyone else (`nets`: the sum of the
+ * holder's postings of an asset in each; entries between the holder's own accounts sum to zero
+ * and are left out); and the month's movements after the cursor, at most `limit`, each with the
+ * sum of its account's movements so far.
  */
-export async function monthEntryNets(
-  db: Db,
-  userId: bigint,
-  range: { from: Date; to: Date; asset?: Asset | undefined },
-): Promise<{ asset: Asset; entry_kind: string; ref: string | null; net: bigint }[]> {
-  const { rows } = await sql<{ asset: Asset; entry_kind: string; ref: string | null; net: bigint }>`
-    select p.asset, e.kind as entry_kind, e.ref, sum(p.amount)::bigint as net
-    from ledger_postings p join journal_entries e on e.id = p.entry_id
-    where p.user_id = ${userId} and e.created_at >= ${range.from} and e.created_at < ${range.to}
-      ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
-    group by p.entry_id, p.asset, e.kind, e.ref
-    having sum(p.amount) <> 0`.execute(db);
-  return rows;
+export type HolderMonth = { totals: AccountTotals[]; nets: EntryNet[]; movements: (MovementRow & { running: bigint })[] };
+
+type Json<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] extends Date ? string : T[K] };
+type MonthJson = { user_id: bigint; totals: Json<AccountTotals>[] | null; nets: Json<EntryNet>[] | null; movements: Json<MovementRow & { running: bigint }>[] | null };
+
+/**
+ * The months of several holders (same month, asset, cursor and page size), in one statement: the
+ * holders' postings up to the month's end are read once (ledger_postings folds each income
+ * line into its entry's posting) and the totals, nets and page all come from them. Amounts
+ * travel as text in the JSON, so no bigint passes through a double.
+ */
+export async function holderMonths(db: Db, userIds: bigint[], range: MonthRange, cursor: Cursor | null, limit: number): Promise<Map<bigint, HolderMonth>> {
+  const { rows } = await sql<MonthJson>`
+    with lines as materialized (
+      select p.user_id, p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at
+      from ledger_postings p join journal_entries e on e.id = p.entry_id
+      where p.user_id = any(${userIds}::bigint[]) and e.created_at < ${range.to}
+        ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
+    ),
+    month as (
+      select l.*,
+        sum(amount) over (partition by user_id, asset, account order by entry_id)::bigint as running,
+        sum(amount) over (partition by user_id, entry_id, asset)::bigint as entry_net
+      from lines l where created_at >= ${range.from}
+    ),
+    totals as (
+      select user_id, json_agg(json_build_object('asset', asset, 'account', account, 'opening', opening::text,
+        'credits', credits::text, 'debits', debits::text) order by asset, account) as totals
+      from (
+        select user_id, asset, account,
+          coalesce(sum(amount) filter (where created_at < ${range.from}), 0)::bigint as opening,
+          coalesce(sum(amount) filter (where created_at >= ${range.from} and amount > 0), 0)::bigint as credits,
+          coalesce(sum(amount) filter (where created_at >= ${range.from} and amount < 0), 0)::bigint as debits
+        from lines group by user_id, asset, account
+      ) t
+      group by user_id
+    ),
+    nets as (
+      select user_id, json_agg(json_build_object('asset', asset, 'entry_kind', entry_kind, 'ref', ref, 'net', net::text)
+        order by entry_id, asset) as nets
+      from (
+        select user_id, entry_id, asset, entry_kind, ref, sum(amount)::bigint as net from month
+        group by user_id, entry_id, asset, entry_kind, ref having sum(amount) <> 0
+      ) n
+      group by user_id
+    ),
+    page as (
+      select user_id, json_agg(json_build_object('entry_id', entry_id::text, 'asset', asset, 'account', account,
+        'amount', amount::text, 'entry_kind', entry_kind, 'ref', ref, 'created_at', created_at, 'running', running::text,
+        'entry_net', entry_net::text) order by entry_id, asset, account) as movements
+      from (
+        select m.*, row_number() over (partition by user_id order by entry_id, asset, account) as place
+        from month m
+        ${cursor ? sql`where (entry_id, asset, account) > (${cursor.entryId}, ${cursor.asset}, ${cursor.account})` : sql``}
+      ) m
+      where place <= ${limit}
+      group by user_id
+    )
+    select h.user_id, t.totals, n.nets, p.movements
+    from unnest(${userIds}::bigint[]) as h(user_id)
+    left join totals t using (user_id) left join nets n using (user_id) left join page p using (user_id)`.execute(db);
+  return new Map(rows.map((r) => [r.user_id, holderMonthOf(r)]));
 }
 
-export type Cursor = { entryId: bigint; asset: string; account: string };
-
-/** The month's movements after `cursor`, each with the sum of its account's movements so far. */
-export async function monthMovements(
-  db: Db,
-  userId: bigint,
-  range: { from: Date; to: Date; asset?: Asset | undefined },
-  cursor: Cursor | null,
-  limit: number,
-): Promise<(MovementRow & { running: bigint })[]> {
-  const { rows } = await sql<MovementRow & { running: bigint }>`
-    with month as (
-      select p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at,
-        sum(p.amount) over (partition by p.asset, p.kind order by p.entry_id)::bigint as running,
-        sum(p.amount) over (partition by p.entry_id, p.asset)::bigint as entry_net
-      from ledger_postings p join journal_entries e on e.id = p.entry_id
-      where p.user_id = ${userId} and e.created_at >= ${range.from} and e.created_at < ${range.to}
-        ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
-    )
-    select * from month
-    ${cursor ? sql`where (entry_id, asset, account) > (${cursor.entryId}, ${cursor.asset}, ${cursor.account})` : sql``}
-    order by entry_id, asset, account
-    limit ${limit}`.execute(db);
-  return rows;
+function holderMonthOf(r: MonthJson): HolderMonth {
+  return {
+    totals: (r.totals ?? []).map((t) => ({ ...t, opening: BigInt(t.opening), credits: BigInt(t.credits), debits: BigInt(t.debits) })),
+    nets: (r.nets ?? []).map((n) => ({ ...n, net: BigInt(n.net) })),
+    movements: (r.movements ?? []).map((m) => ({
+      ...m,
+      entry_id: BigInt(m.entry_id),
+      amount: BigInt(m.amount),
+      running: BigInt(m.running),
+      entry_net: BigInt(m.entry_net),
+      created_at: new Date(m.created_at),
+    })),
+  };
 }

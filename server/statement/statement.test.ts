@@ -10,6 +10,7 @@ import { settleDue } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 import { parseCsv } from './parseCsv.ts';
+import { holderMonths } from './repository.ts';
 import { KNOWN_ENTRY_KINDS, statementType } from './types.ts';
 
 /** A decimal string of the statement as exact units ("-12.50000000" → -1250000000n). */
@@ -290,6 +291,34 @@ describe.each(DATABASES)('statements on %s', (kind) => {
     for (const query of [{ month: '2026-13' }, { month: '2026-1' }, { month: '2026-11', cursor: 'x|y' }] as Record<string, string>[]) {
       const bad = await t.app.inject({ url: PATHS.statementMonthly, query, headers: bearer(tokens.alice as string) });
       expect(bad.statusCode).toBe(400);
+    }
+  });
+
+  it('answers each holder the same month whether read alone or together with others', async () => {
+    const asks = names.flatMap((who) =>
+      ['2026-11', '2026-12'].flatMap((month) => [3, 50].map((limit) => ({ who, query: { month, limit: String(limit) } }))),
+    );
+    const ask = (a: (typeof asks)[number]) =>
+      t.app.inject({ url: PATHS.statementMonthly, query: a.query, headers: bearer(tokens[a.who] as string) }).then((r) => r.json());
+    const alone = [];
+    for (const a of asks) alone.push(await ask(a));
+    // Asked in the same moment: the holders' months of each (month, page size) are read in one statement.
+    const together = await Promise.all(asks.map(ask));
+    expect(together).toEqual(alone);
+    expect(alone.every((answer) => answer.code === 0)).toBe(true);
+    expect(alone.some((answer) => answer.data.movements.length > 0)).toBe(true);
+    // And the statement itself, given every holder at once, against one holder at a time.
+    const everyone = names.map((who) => ids[who] as bigint);
+    for (const [from, to] of [['2026-11-01', '2026-12-01'], ['2026-12-01', '2027-01-01']]) {
+      const range = { from: new Date(`${from}T00:00:00Z`), to: new Date(`${to}T00:00:00Z`) };
+      const all = await holderMonths(t.ctx.db, everyone, range, null, 4);
+      for (const id of everyone) expect(all.get(id)).toEqual((await holderMonths(t.ctx.db, [id], range, null, 4)).get(id));
+      const second = all.get(everyone[0] as bigint)?.movements.at(-1);
+      if (second) {
+        const cursor = { entryId: second.entry_id, asset: second.asset, account: second.account };
+        const after = await holderMonths(t.ctx.db, everyone, range, cursor, 4);
+        for (const id of everyone) expect(after.get(id)).toEqual((await holderMonths(t.ctx.db, [id], range, cursor, 4)).get(id));
+      }
     }
   });
 

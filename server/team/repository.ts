@@ -4,6 +4,8 @@ import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
+import { gathered } from '../platform/batch.ts';
+import { perOwner } from '../platform/cache.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -126,33 +128,35 @@ export async function zeroLog(db: Db, userId: bigint, query: { cursor?: string; 
   };
 }
 
+type SummaryRow = {
+  id: bigint;
+  name: string;
+  invite_code: string;
+  inviter_id: bigint | null;
+  inviter_code: string | null;
+  level: number | null;
+  effective: boolean | null;
+  team_quantity: bigint | null;
+  team_count: number | null;
+  direct_count: number | null;
+  held: bigint;
+  rewards: bigint;
+  network_rewards: bigint;
+  today: bigint;
+  yesterday: bigint;
+  cumulative: bigint;
+  static: bigint;
+  dynamic: bigint;
+  fixed: bigint;
+};
+
 /**
- * Everything the My screen shows about the user: level, team, earnings. One statement of key
- * lookups: the team figures from the day's team_stats, income to date from the holder's totals
+ * The My screen's figures of several holders on `today`, in one statement of key lookups per
+ * holder: the team figures from the day's team_stats, income to date from the holders' totals
  * (income_totals), today's and yesterday's from those two days' partitions only.
  */
-export async function userSummary(db: Db, userId: bigint, today: string) {
-  const { rows } = await sql<{
-    id: bigint;
-    name: string;
-    invite_code: string;
-    inviter_id: bigint | null;
-    inviter_code: string | null;
-    level: number | null;
-    effective: boolean | null;
-    team_quantity: bigint | null;
-    team_count: number | null;
-    direct_count: number | null;
-    held: bigint;
-    rewards: bigint;
-    network_rewards: bigint;
-    today: bigint;
-    yesterday: bigint;
-    cumulative: bigint;
-    static: bigint;
-    dynamic: bigint;
-    fixed: bigint;
-  }>`
+async function summariesOf(db: Db, userIds: bigint[], today: string): Promise<Map<bigint, SummaryRow>> {
+  const { rows } = await sql<SummaryRow>`
     select u.id, u.name, u.invite_code, u.inviter_id, i.invite_code as inviter_code,
       ts.level, ts.effective, ts.team_quantity, ts.team_count, ts.direct_count,
       (select coalesce(sum(principal), 0)::bigint from orders where user_id = u.id and status in ${ORDERS.held}) as held,
@@ -174,8 +178,30 @@ export async function userSummary(db: Db, userId: bigint, today: string) {
         coalesce(sum(amount) filter (where kind = 'rebate'), 0)::bigint as dynamic
       from income_totals where user_id = u.id
     ) t
-    where u.id = ${userId}`.execute(db);
-  const r = rows[0];
+    where u.id = any(${userIds}::bigint[])`.execute(db);
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Holders asked for in the same moment, by their day: one statement for all those of a day. */
+const summariesGathered = perOwner((db: Db) =>
+  gathered(
+    async (keys: string[]) => {
+      const found = new Map<string, SummaryRow>();
+      const days = new Map<string, bigint[]>();
+      for (const key of keys) {
+        const [id = '', day = ''] = key.split('|');
+        days.set(day, [...(days.get(day) ?? []), BigInt(id)]);
+      }
+      for (const [day, ids] of days) for (const [id, row] of await summariesOf(db, ids, day)) found.set(`${id}|${day}`, row);
+      return found;
+    },
+    () => undefined,
+  ),
+);
+
+/** Everything the My screen shows about the user: level, team, earnings (none: no such user). */
+export async function userSummary(db: Db, userId: bigint, today: string) {
+  const r = await summariesGathered(db)(`${userId}|${today}`);
   if (!r) return { user: undefined };
   return {
     user: { id: r.id, name: r.name, invite_code: r.invite_code, inviter_id: r.inviter_id, inviter_code: r.inviter_code },

@@ -161,6 +161,15 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     }
   });
 
+  it('answers each holder’s My screen the same whether asked alone or together with others', async () => {
+    const headers = await Promise.all([1, 2, 46, 49, 51, 777, 9_999].map(async (id) => bearer(await token(id))));
+    const ask = (h: Record<string, string>) => t.app.inject({ url: PATHS.userInfo, headers: h }).then((r) => r.json());
+    const alone = [];
+    for (const h of headers) alone.push(await ask(h));
+    expect(await Promise.all(headers.map(ask))).toEqual(alone);
+    expect(new Set(alone.map((a) => a.data.userId)).size).toBe(headers.length);
+  });
+
   it('shows the rebates paid on each direct invitee’s branch, as the lines’ earners add up', async () => {
     const lines = await t.ctx.db
       .selectFrom('income')
