@@ -96,7 +96,7 @@ const OK = /^\{"code":0[,}]/;
  * One autocannon run; counts 2xx answers whose envelope code is not 0 as refused. With `until`,
  * the run ends when it settles, or after `duration` if sooner.
  */
-async function measure(load: Load, connections: number, duration: number, until?: Promise<unknown>): Promise<Measured> {
+async function measure(load: Load, connections: number, duration: number, until?: Promise<unknown>, rate?: number): Promise<Measured> {
   let refused = 0;
   let accepted = 0;
   const url = new URL(load.url);
@@ -104,6 +104,7 @@ async function measure(load: Load, connections: number, duration: number, until?
     url: url.origin,
     connections,
     duration,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         method: load.method ?? 'GET',
@@ -570,11 +571,22 @@ async function ledgerFigure(label: string, dbUrl: string): Promise<Figure> {
   }
 }
 
-/** The loads at once, the first of BENCH_CONNECTIONS shared between them, for `duration` or until `until` settles. */
+/**
+ * Requests a second of the whole mixed load around the day (BENCH_DAY_RATE, 0: as fast as the
+ * server answers). A platform's traffic comes at its own rate rather than as fast as it can be
+ * answered; flat out, two cores shared with the settlement leave the day a fraction of them.
+ */
+const DAY_RATE = Number(process.env.BENCH_DAY_RATE ?? 500);
+
+/**
+ * The loads at once, the first of BENCH_CONNECTIONS shared between them, at DAY_RATE in all, for
+ * `duration` or until `until` settles.
+ */
 function mixed(loads: Load[], duration: number, until?: Promise<unknown>): Promise<Measured[]> {
   const total = connectionCounts[0] ?? 100;
   const share = (i: number) => Math.max(1, Math.floor(total / loads.length) + (i < total % loads.length ? 1 : 0));
-  return Promise.all(loads.map((load, i) => measure(load, share(i), duration, until)));
+  const rate = DAY_RATE > 0 ? Math.max(1, Math.round(DAY_RATE / loads.length)) : undefined;
+  return Promise.all(loads.map((load, i) => measure(load, share(i), duration, until, rate)));
 }
 
 type UnderLoad = { before: Measured[]; during: Measured[]; settled: Omit<Settled, 'vacuumS'> };

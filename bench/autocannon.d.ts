@@ -6,6 +6,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests a second of this instance in all, where it would otherwise send as fast as answered. */
+    overallRate?: number;
     timeout?: number;
     requests?: (Request & {
       setupRequest?: (request: Request, context: Context) => Request;

@@ -4,6 +4,7 @@
  *   npx tsx bench/day.ts [holders ...]            PostgreSQL (default 100000 1000000)
  *   BENCH_DAY_EMBEDDED="100000" npx tsx bench/day.ts   also on the embedded database (PGlite)
  *   BENCH_KEEP_SCHEMA=1    keeps each PostgreSQL schema, settled, to profile its statements
+ *   BENCH_DAY_YARDSTICK=0  skips the yardstick
  * The third day is held to the goal: it is like every later day (history tables no longer empty,
  * the team's figures replacing the day before's). The second is settled without the day's income
  * notices, so the third's time over the second's is what the notices cost (slightly more: the third
@@ -14,6 +15,12 @@
  * time per holder can be compared between them (growth no faster than linear is the goal). The
  * holders' proof nonces are drawn before the day (a holder gets one once, on their first day) and
  * their cost is printed apart.
+ *
+ * Beside the third day, on PostgreSQL, its yardstick from the same run: right after the app's
+ * days, the same three days written by hand as plain SQL (bench/dayYardstick.ts) on a schema of
+ * its own populated the same way, the third timed; the app's day over it is the figure that
+ * compares between machines (goal: at most 2x at a million holders), and what the two third days
+ * paid and proved (income by kind, lock-ups, the proof's holders and total) must agree.
  *
  * Before each day the schema is vacuumed and analysed (printed apart, not counted): real days come
  * 24 hours apart, and autovacuum, throttled by its cost limit, cleans up the day before's dead
@@ -29,6 +36,7 @@ import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
 import { addDays } from '../server/platform/clock.ts';
 import { benchContext, onScratchSchema } from './context.ts';
+import { type DayTotals, dayTotals, totalsDiffer, type Yardstick, type YardstickDay, yardstickDays } from './dayYardstick.ts';
 import { FIRST_DAY, populate, type Settled, settleOne } from './population.ts';
 import { type Figure, int, report } from './report.ts';
 
@@ -49,13 +57,16 @@ const HELD = 2;
 const NOTICES_GOAL = 1.2;
 const GOALS = { postgres: { holders: 1_000_000, seconds: 30 }, pglite: { holders: 100_000, seconds: 60 } };
 const PEAK_GOAL_MIB = 500;
+/** The held day's time over its yardstick's, at most, at the goal's size (issue 45). */
+const YARDSTICK_GOAL = 2;
+const YARDSTICK = process.env.BENCH_DAY_YARDSTICK !== '0';
 
 let peakRss = 0;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 50);
 
-type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean };
+type DayFigures = { populateS: number; noncesS: number; days: Settled[]; peakMiB: number; ledger: boolean; totals: DayTotals };
 
 /** The days on `db`, migrated to the latest: populated, settled in a row, the ledger checked. */
 async function oneDay(db: Db, dbKind: DbHandle['kind'], holders: number): Promise<DayFigures> {
@@ -67,7 +78,8 @@ async function oneDay(db: Db, dbKind: DbHandle['kind'], holders: number): Promis
   // PGlite runs in this thread and may starve the sampler: take one more sample at the end.
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const check = await checkLedger(ctx.db);
-  return { populateS, noncesS, days, peakMiB: peakRss / 2 ** 20, ledger: check.ok };
+  const totals = await dayTotals(ctx.db, DAYS[HELD] as string);
+  return { populateS, noncesS, days, peakMiB: peakRss / 2 ** 20, ledger: check.ok, totals };
 }
 
 /** The PostgreSQL settings the day is most sensitive to, printed beside its figures. */
@@ -99,6 +111,40 @@ async function onPglite(holders: number) {
   }
 }
 
+const stepsText = (steps: Record<string, number>) =>
+  Object.entries(steps)
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
+    .join(', ');
+
+/**
+ * The held day beside its yardstick (bench/dayYardstick.ts): the yardstick's time and steps, the
+ * ratio (held to its goal at the goal's size), and whether the two days paid and proved the same.
+ */
+function yardstickFigures(of: string, steady: Settled, app: DayFigures, hand: Yardstick, atGoalSize: boolean): Figure[] {
+  const held = hand.days[HELD] as YardstickDay;
+  const ratio = steady.totalS / held.totalS;
+  const differ = totalsDiffer(app.totals, hand.totals);
+  return [
+    { benchmark: 'day', figure: `${of}: yardstick: hand-written SQL of the same day s`, value: held.totalS.toFixed(2) },
+    { benchmark: 'day', figure: `${of}: yardstick steps s (one at a time)`, value: stepsText(held.steps) },
+    { benchmark: 'day', figure: `${of}: yardstick days 1 to ${HELD + 1} s`, value: hand.days.map((d) => d.totalS.toFixed(2)).join(' / ') },
+    {
+      benchmark: 'day',
+      figure: `${of}: day ${HELD + 1} / yardstick`,
+      value: `${ratio.toFixed(2)}x`,
+      ...(atGoalSize ? { goal: `<= ${YARDSTICK_GOAL}x`, met: ratio <= YARDSTICK_GOAL } : {}),
+    },
+    {
+      benchmark: 'day',
+      figure: `${of}: day ${HELD + 1}'s income by kind, lock-ups and proof, app vs yardstick`,
+      value: differ.length === 0 ? 'agree' : `differ: ${differ.join('; ')}`,
+      goal: 'agree',
+      met: differ.length === 0,
+    },
+    { benchmark: 'day', figure: `${of}: yardstick ledger`, value: hand.ledger ? 'ok' : 'FAILED', goal: 'ok', met: hand.ledger },
+  ];
+}
+
 const figures: Figure[] = [];
 const perHolder: number[] = [];
 const runs: [keyof typeof GOALS, number][] = [
@@ -108,6 +154,8 @@ const runs: [keyof typeof GOALS, number][] = [
 for (const [kind, holders] of runs) {
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   const result = kind === 'postgres' ? await onPostgres(holders) : await onPglite(holders);
+  // Right after the app's days, in the same run: the figure to compare with is the ratio.
+  const hand = kind === 'postgres' && YARDSTICK ? await yardstickDays(url, holders, DAYS.slice(0, HELD + 1)) : null;
   const of = `${kind}, ${int(holders)} holders`;
   const goal = GOALS[kind];
   const atGoalSize = holders === goal.holders;
@@ -117,7 +165,6 @@ for (const [kind, holders] of runs) {
   const without = result.days[WITHOUT_NOTICES] as Settled;
   if (kind === 'postgres') perHolder.push((steady.totalS / holders) * 1e6);
   result.days.forEach((settled, i) => {
-    const stepText = Object.entries(settled.steps).map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`).join(', ');
     const which = `day ${i + 1} (${DAYS[i]}${i === WITHOUT_NOTICES ? ', without income notices' : ''})`;
     figures.push(
       {
@@ -126,7 +173,7 @@ for (const [kind, holders] of runs) {
         value: settled.totalS.toFixed(2),
         ...(atGoalSize && settled === steady ? { goal: `<= ${goal.seconds}`, met: settled.totalS <= goal.seconds } : {}),
       },
-      { benchmark: 'day', figure: `${of}: ${which} steps s (DAY_STEPS, two at a time)`, value: stepText },
+      { benchmark: 'day', figure: `${of}: ${which} steps s (DAY_STEPS, two at a time)`, value: stepsText(settled.steps) },
       { benchmark: 'day', figure: `${of}: ${which} rebate rows`, value: int(settled.rebates) },
       {
         benchmark: 'day',
@@ -140,6 +187,7 @@ for (const [kind, holders] of runs) {
       },
     );
   });
+  if (hand) figures.push(...yardstickFigures(of, steady, result, hand, atGoalSize));
   const growth = steady.totalS / without.totalS;
   figures.push(
     {

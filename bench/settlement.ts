@@ -16,12 +16,11 @@ import { connect } from '../server/db/connect.ts';
 import { migrateToLatest } from '../server/db/migrate.ts';
 import { checkLedger } from '../server/ledger/ledger.ts';
 import { settleCurrentCycles, settleDay } from '../server/settlement/settle.ts';
-import { parseRate } from '../contract/money.ts';
-import { coefficientScaled, earnParams } from '../server/earn/params.ts';
+import { earnParams } from '../server/earn/params.ts';
 import { type Figure, record } from './report.ts';
 import { benchContext } from './context.ts';
 import { insertOrdersAndFund } from './orders.ts';
-import { handWrittenDay } from './settlementYardstick.ts';
+import { handWrittenDay, yardstickRates } from './settlementYardstick.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
@@ -104,19 +103,9 @@ async function appDay(ctx: AppContext) {
 
 /** The yardstick: the same three income steps as hand-written SQL (bench/settlementYardstick.ts). */
 async function yardstickDay(ctx: AppContext) {
-  const params = await earnParams(ctx.db, ctx.config.earn, DAY);
-  const money = (rate: string) => {
-    const { numerator, denominator } = parseRate(rate);
-    return { num: numerator, den: denominator };
-  };
+  const rates = yardstickRates(await earnParams(ctx.db, ctx.config.earn, DAY), DAY);
   const start = performance.now();
-  const done = await handWrittenDay(ctx.db, DAY, AS_OF, {
-    fixed: money(params.dailyRates.fixed30?.rate ?? '0'),
-    current: money(params.dailyRates.current?.rate ?? '0'),
-    poolOutput: money(params.poolDailyOutputRate),
-    coefficient: coefficientScaled(params, DAY),
-    multiplier: params.powerMultiplier,
-  });
+  const done = await handWrittenDay(ctx.db, DAY, AS_OF, rates);
   return { seconds: (performance.now() - start) / 1000, ...done };
 }
 

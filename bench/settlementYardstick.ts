@@ -1,9 +1,10 @@
 /**
- * The yardstick of bench/settlement: the same day's work written by hand as plain set-based
- * SQL, one statement per step, with nothing of the app's machinery (no registry, no CTE shared
- * with the ledger's batch form, no key-ordered upsert, no shortfall handling). Each statement
- * inserts the income rows with their inputs (each naming the step's entry and the account it
- * pays into: the holders' postings, as migration 0032 keeps them), updates the orders, writes one
+ * The yardstick of bench/settlement (and the income part of bench/day's): the same day's income
+ * written by hand as plain set-based SQL, one statement per step, with nothing of the app's
+ * machinery (no registry, no CTE shared with the ledger's batch form, no key-ordered upsert, no
+ * shortfall handling, no holders' totals by kind). Each statement inserts the income rows with
+ * the columns they were computed from (each naming the step's entry and the account it pays
+ * into: the holders' postings, as migration 0032 keeps them), updates the orders, writes one
  * journal entry with the paying system account's posting, and moves the balances: the same rows
  * the app writes, so the two runs can be compared row for row (their totals are).
  *
@@ -11,15 +12,26 @@
  * in_progress, every holder's earning account present.
  */
 import { sql } from 'kysely';
+import { parseRate } from '../contract/money.ts';
 import type { Db } from '../server/db/connect.ts';
+import { coefficientScaled, type EarnParams } from '../server/earn/params.ts';
 
-type Money = { num: bigint; den: bigint };
+/** A rate as a fraction, and as written (the lines keep the text). */
+export type Rate = { num: bigint; den: bigint; text: string };
+
+export const rateOf = (text: string): Rate => {
+  const { numerator, denominator } = parseRate(text);
+  return { num: numerator, den: denominator, text: text.trim() };
+};
 
 /** The step's entry id, drawn first so that its income rows can name it. */
-const entryId = sql`entry_id as (select nextval('journal_entries_id_seq') as id)`;
+export const entryId = sql`entry_id as (select nextval('journal_entries_id_seq') as id)`;
 
-/** The posting side of one step: the entry, the paying account's posting, the balances. */
-const books = (ref: string, from: string) => sql`
+/**
+ * The posting side of one step, after its `paid` CTE (user_id, dest, amount): the entry, the
+ * paying account's posting, the balances; answers the rows paid and their total.
+ */
+export const books = (ref: string, from: string) => sql`
   per_account as (select user_id, dest, sum(amount)::bigint as amount from paid where amount > 0 group by user_id, dest),
   entry as (insert into journal_entries (id, kind, ref) select id, 'yardstick', ${ref} from entry_id returning id),
   posted as (
@@ -40,23 +52,23 @@ const books = (ref: string, from: string) => sql`
   )
   select (select count(*) from paid)::bigint as rows, (select coalesce(sum(amount), 0) from paid)::bigint as total`;
 
-type StepResult = { rows: bigint; total: bigint };
+export type StepResult = { rows: bigint; total: bigint };
 
-const run = async (db: Db, query: ReturnType<typeof sql<StepResult>>) => {
+export const run = async (db: Db, query: ReturnType<typeof sql<StepResult>>) => {
   const { rows } = await query.execute(db);
   return rows[0] as StepResult;
 };
 
 /** 30-day accrual: principal × rate on every running order, into the holder's earning account. */
-function fixed(db: Db, day: string, rate: Money) {
+function fixed(db: Db, day: string, rate: Rate) {
   return run(
     db,
     sql<StepResult>`
       with ${entryId},
       paid as (
-        insert into income (user_id, order_id, day, kind, amount, inputs, entry_id, account)
+        insert into income (user_id, order_id, day, kind, amount, source, rate, entry_id, account)
         select user_id, id, ${day}::date, 'fixed', div(principal::numeric * ${rate.num}, ${rate.den})::bigint,
-          jsonb_build_object('principal', principal::text, 'rate', '0.003'), (select id from entry_id), 'earning'
+          principal, ${rate.text}, (select id from entry_id), 'earning'
         from orders
         where product = 'fixed30' and status = 'in_progress' and start_day <= ${day}::date and ${day}::date < matures_day
         on conflict do nothing
@@ -71,8 +83,12 @@ function fixed(db: Db, day: string, rate: Money) {
   );
 }
 
-/** 360-day: the pool's output shared by power; reinvesting orders grow principal and power. */
-function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multiplier: bigint) {
+/**
+ * 360-day: the pool's output shared by power, each share at most principal × the maximum daily
+ * rate; reinvesting orders grow principal and power.
+ */
+function pool(db: Db, day: string, rates: YardstickRates) {
+  const { poolOutput: outputRate, maxRate: cap, coefficient, multiplier } = rates;
   return run(
     db,
     sql<StepResult>`
@@ -84,13 +100,14 @@ function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multi
              and start_day <= ${day}::date and ${day}::date < matures_day)::numeric as total_power
       ),
       shares as (
-        select o.user_id, o.id, o.reinvest, o.power, div(f.output * o.power, f.total_power)::bigint as amount
+        select o.user_id, o.id, o.reinvest, o.power, o.principal,
+          least(div(f.output * o.power, f.total_power), div(o.principal::numeric * ${cap.num}, ${cap.den}))::bigint as amount
         from orders o, figures f
         where o.product = 'reinvest360' and o.status = 'in_progress' and o.start_day <= ${day}::date and ${day}::date < o.matures_day
       ),
       inserted as (
-        insert into income (user_id, order_id, day, kind, amount, power, reinvest, entry_id, account)
-        select user_id, id, ${day}::date, 'static', amount, power, reinvest, (select id from entry_id),
+        insert into income (user_id, order_id, day, kind, amount, power, reinvest, source, entry_id, account)
+        select user_id, id, ${day}::date, 'static', amount, power, reinvest, principal, (select id from entry_id),
           case when reinvest then 'earning' else 'rewards' end
         from shares
         on conflict do nothing
@@ -113,15 +130,15 @@ function pool(db: Db, day: string, outputRate: Money, coefficient: bigint, multi
 }
 
 /** Current: every finished 24-hour cycle pays (principal + income) × rate and rolls over. */
-function current(db: Db, day: string, asOf: Date, rate: Money) {
+function current(db: Db, day: string, asOf: Date, rate: Rate) {
   return run(
     db,
     sql<StepResult>`
       with ${entryId},
       paid as (
-        insert into income (user_id, order_id, day, kind, amount, inputs, entry_id, account)
+        insert into income (user_id, order_id, day, kind, amount, source, rate, cycle, entry_id, account)
         select user_id, id, ${day}::date, 'current', div((principal + income)::numeric * ${rate.num}, ${rate.den})::bigint,
-          jsonb_build_object('holding', (principal + income)::text, 'cycle', cycles_paid + 1), (select id from entry_id), 'earning'
+          principal + income, ${rate.text}, cycles_paid + 1, (select id from entry_id), 'earning'
         from orders
         where product = 'current' and status = 'in_progress' and cycle_start + (cycles_paid + 1) * interval '1 day' <= ${asOf}
         on conflict do nothing
@@ -137,21 +154,46 @@ function current(db: Db, day: string, asOf: Date, rate: Money) {
 }
 
 export type YardstickRates = {
-  fixed: Money;
-  current: Money;
-  poolOutput: Money;
+  fixed: Rate;
+  current: Rate;
+  poolOutput: Rate;
+  /** The most a 360-day order's share may be, of its principal. */
+  maxRate: Rate;
   /** c scaled by 1e8, and the power multiplier. */
   coefficient: bigint;
   multiplier: bigint;
 };
 
-/** The day by hand: answers the rows paid and their total, step by step. */
+/** The rates in force on `day` (`params`, the app's parameters of that day), as the yardstick takes them. */
+export const yardstickRates = (params: EarnParams, day: string): YardstickRates => ({
+  fixed: rateOf(params.dailyRates.fixed30?.rate ?? '0'),
+  current: rateOf(params.dailyRates.current?.rate ?? '0'),
+  poolOutput: rateOf(params.poolDailyOutputRate),
+  maxRate: rateOf(params.poolMaxDailyRate),
+  coefficient: coefficientScaled(params, day),
+  multiplier: params.powerMultiplier,
+});
+
+/** Runs a step and adds its whole milliseconds to `steps` under its name. */
+export const stepTimer =
+  (steps: Record<string, number>) =>
+  async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const result = await work();
+    steps[name] = (steps[name] ?? 0) + Math.round(performance.now() - start);
+    return result;
+  };
+
+/** The day by hand: answers the rows paid and their total, and each step's milliseconds. */
 export async function handWrittenDay(db: Db, day: string, asOf: Date, rates: YardstickRates) {
-  const fixedPaid = await fixed(db, day, rates.fixed);
-  const poolPaid = await pool(db, day, rates.poolOutput, rates.coefficient, rates.multiplier);
-  const currentPaid = await current(db, day, asOf, rates.current);
+  const steps: Record<string, number> = {};
+  const timed = stepTimer(steps);
+  const fixedPaid = await timed('fixed', () => fixed(db, day, rates.fixed));
+  const poolPaid = await timed('static', () => pool(db, day, rates));
+  const currentPaid = await timed('current', () => current(db, day, asOf, rates.current));
   return {
     rows: Number(fixedPaid.rows + poolPaid.rows + currentPaid.rows),
     total: fixedPaid.total + poolPaid.total + currentPaid.total,
+    steps,
   };
 }

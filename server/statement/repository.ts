@@ -68,61 +68,14 @@ type Json<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] extends Dat
 type MonthJson = { user_id: bigint; totals: Json<AccountTotals>[] | null; nets: Json<EntryNet>[] | null; movements: Json<MovementRow & { running: bigint }>[] | null };
 
 /**
- * The months of several holders (same month, asset, cursor and page size), in one statement: the
- * holders' postings up to the month's end are read once (ledger_postings folds each income
- * line into its entry's posting) and the totals, nets and page all come from them. Amounts
- * travel as text in the JSON, so no bigint passes through a double.
+ * The months of several holders (same month, asset, cursor and page size), in one statement
+ * (`statement_months`, statement/functions.ts, planned once per connection).
  */
 export async function holderMonths(db: Db, userIds: bigint[], range: MonthRange, cursor: Cursor | null, limit: number): Promise<Map<bigint, HolderMonth>> {
   const { rows } = await sql<MonthJson>`
-    with lines as materialized (
-      select p.user_id, p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at
-      from ledger_postings p join journal_entries e on e.id = p.entry_id
-      where p.user_id = any(${userIds}::bigint[]) and e.created_at < ${range.to}
-        ${range.asset ? sql`and p.asset = ${range.asset}` : sql``}
-    ),
-    month as (
-      select l.*,
-        sum(amount) over (partition by user_id, asset, account order by entry_id)::bigint as running,
-        sum(amount) over (partition by user_id, entry_id, asset)::bigint as entry_net
-      from lines l where created_at >= ${range.from}
-    ),
-    totals as (
-      select user_id, json_agg(json_build_object('asset', asset, 'account', account, 'opening', opening::text,
-        'credits', credits::text, 'debits', debits::text) order by asset, account) as totals
-      from (
-        select user_id, asset, account,
-          coalesce(sum(amount) filter (where created_at < ${range.from}), 0)::bigint as opening,
-          coalesce(sum(amount) filter (where created_at >= ${range.from} and amount > 0), 0)::bigint as credits,
-          coalesce(sum(amount) filter (where created_at >= ${range.from} and amount < 0), 0)::bigint as debits
-        from lines group by user_id, asset, account
-      ) t
-      group by user_id
-    ),
-    nets as (
-      select user_id, json_agg(json_build_object('asset', asset, 'entry_kind', entry_kind, 'ref', ref, 'net', net::text)
-        order by entry_id, asset) as nets
-      from (
-        select user_id, entry_id, asset, entry_kind, ref, sum(amount)::bigint as net from month
-        group by user_id, entry_id, asset, entry_kind, ref having sum(amount) <> 0
-      ) n
-      group by user_id
-    ),
-    page as (
-      select user_id, json_agg(json_build_object('entry_id', entry_id::text, 'asset', asset, 'account', account,
-        'amount', amount::text, 'entry_kind', entry_kind, 'ref', ref, 'created_at', created_at, 'running', running::text,
-        'entry_net', entry_net::text) order by entry_id, asset, account) as movements
-      from (
-        select m.*, row_number() over (partition by user_id order by entry_id, asset, account) as place
-        from month m
-        ${cursor ? sql`where (entry_id, asset, account) > (${cursor.entryId}, ${cursor.asset}, ${cursor.account})` : sql``}
-      ) m
-      where place <= ${limit}
-      group by user_id
-    )
-    select h.user_id, t.totals, n.nets, p.movements
-    from unnest(${userIds}::bigint[]) as h(user_id)
-    left join totals t using (user_id) left join nets n using (user_id) left join page p using (user_id)`.execute(db);
+    select user_id, totals, nets, movements from statement_months(${userIds}::bigint[], ${range.from}::timestamptz,
+      ${range.to}::timestamptz, ${range.asset ?? null}::text, ${cursor?.entryId ?? null}::bigint, ${cursor?.asset ?? null}::text,
+      ${cursor?.account ?? null}::text, ${limit}::int)`.execute(db);
   return new Map(rows.map((r) => [r.user_id, holderMonthOf(r)]));
 }
 
