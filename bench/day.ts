@@ -142,6 +142,11 @@ function yardstickFigures(of: string, steady: Settled, app: DayFigures, hand: Ya
       met: differ.length === 0,
     },
     { benchmark: 'day', figure: `${of}: yardstick ledger`, value: hand.ledger ? 'ok' : 'FAILED', goal: 'ok', met: hand.ledger },
+    {
+      benchmark: 'day',
+      figure: `${of}: mean path length (the yardstick's team figures and rebates unnest every path)`,
+      value: hand.meanPath.toFixed(1),
+    },
   ];
 }
 

@@ -23,10 +23,13 @@
  *   the app hashes a leaf, placed by the same secret shuffle key) stored in a table of the day
  *   with its indexes, the Merkle sum tree up to the root a level per statement, the root stored.
  *
- * What it leaves out: the holders' income totals by kind and branch (migration 0037), the day's
- * settlement_days row and its income notice, renewals (none due), the proof's checks (negative
- * balances, the ledger's total cross-checked) and its stored upper levels, and any statistics or
- * planner settings beyond what the app's steps set (work_mem, no JIT).
+ * Its statements run with the settings the app's steps take (work_mem, no JIT), and the tables
+ * it has just filled (the day's income, team_stats) are analysed before they are read, as the
+ * app's steps do. What it leaves out: the holders' income totals by kind and branch (migration
+ * 0037), the day's settlement_days row and its income notice (one row), renewals (none due), the
+ * nonces of holders on their first day (none: all are drawn before), the proof's checks (negative
+ * balances, holders without a nonce, the ledger's total cross-checked) and its stored levels
+ * above the leaves, and everything the app does for a run resumed or settled twice.
  */
 import { type RawBuilder, sql } from 'kysely';
 import { assetField, LEAF, NODE } from '../contract/merkle.ts';
@@ -64,15 +67,17 @@ const teamOf = (rules: TeamRules): Team => ({
   effectiveMinimum: units(rules.effectiveMinimum),
   thresholds: rules.levelThresholds.map(units),
   rates: rules.rebateRates.map(rateOf),
-  tiers: rules.unlockTiers.map(([holding, share]) => ({ holding: units(holding), share: rateOf(share) })).sort((a, b) => (a.holding > b.holding ? -1 : a.holding < b.holding ? 1 : 0)),
+  tiers: rules.unlockTiers
+    .map(([holding, share]) => ({ holding: units(holding), share: rateOf(share) }))
+    .sort((a, b) => (a.holding > b.holding ? -1 : a.holding < b.holding ? 1 : 0)),
   lockupDays: rules.lockupDays,
 });
 
-const compact = (day: string) => day.replaceAll('-', '');
+const incomePartition = (day: string) => sql.table(`income_yardstick_${day.replaceAll('-', '')}`);
 
 /** The day's income partition, as one would make it by hand. */
-async function incomePartition(db: Db, day: string): Promise<void> {
-  await sql`create table ${sql.table(`income_yardstick_${compact(day)}`)} partition of income
+async function createPartition(db: Db, day: string): Promise<void> {
+  await sql`create table ${incomePartition(day)} partition of income
     for values from (${sql.lit(day)}) to (${sql.lit(addDays(day, 1))})`.execute(db);
 }
 
@@ -134,9 +139,11 @@ function rebates(db: Db, day: string, team: Team): Promise<StepResult> {
         from income i join users u on u.id = i.user_id
         where i.day = ${day}::date and i.kind = 'static' and i.amount > 0
       ),
+      -- Each ancestor beside the member below it (its branch): the path shifted by one, so the
+      -- paths are not carried on to the numbering's sort.
       ancestors as (
-        select s.earner, s.order_id, s.amount, a.ancestor, a.pos, coalesce(s.path[a.pos + 1], s.earner) as branch
-        from source s cross join unnest(s.path) with ordinality as a(ancestor, pos)
+        select s.earner, s.order_id, s.amount, a.ancestor, a.branch, a.pos
+        from source s cross join unnest(s.path, s.path[2:] || s.earner) with ordinality as a(ancestor, branch, pos)
         where a.ancestor <> s.earner
       ),
       numbered as (
@@ -194,11 +201,11 @@ const moved = (ref: string, from: string, to: string) => sql`
   )
   select (select count(*) from changed)::bigint as rows, (select coalesce(sum(amount), 0) from per_user)::bigint as total`;
 
-/** A notice to each holder of `changed` (user_id, key, params), as a CTE. */
-const told = (kind: string, rows: RawBuilder<unknown>, at: Date) => sql`
+/** A notice of `kind` to the holder of each row of `changed` (where `which`), as a CTE. */
+const told = (kind: string, notice: { key: RawBuilder<unknown>; params: RawBuilder<unknown>; which?: RawBuilder<unknown> }, at: Date) => sql`
   told as (
     insert into notifications (user_id, kind, key, params, created_at)
-    select user_id, ${kind}, key, params, ${at}::timestamptz from (${rows}) r
+    select user_id, ${kind}, ${notice.key}, ${notice.params}, ${at}::timestamptz from changed where ${notice.which ?? sql`true`}
     returning 1
   )`;
 
@@ -216,7 +223,11 @@ async function maturities(db: Db, day: string, at: Date): Promise<void> {
         where product in ${productsIn('fixed')} and status in ${ORDERS.active} and matures_day <= ${next}::date
         returning user_id, id, principal, income
       ),
-      ${told('order_redeemable', sql`select user_id, id::text as key, jsonb_build_object('order', id::text, 'principal', principal::text, 'income', income::text) as params from changed`, at)}
+      ${told(
+        'order_redeemable',
+        { key: sql`id::text`, params: sql`jsonb_build_object('order', id::text, 'principal', principal::text, 'income', income::text)` },
+        at,
+      )}
       select (select count(*) from changed)::bigint as rows, 0::bigint as total`,
   );
   await run(
@@ -227,7 +238,7 @@ async function maturities(db: Db, day: string, at: Date): Promise<void> {
         where product in ${productsIn('pool')} and status in ${ORDERS.active} and matures_day <= ${next}::date
         returning user_id, id, principal as amount
       ),
-      ${told('order_ended', sql`select user_id, id::text as key, jsonb_build_object('order', id::text, 'principal', amount::text) as params from changed`, at)},
+      ${told('order_ended', { key: sql`id::text`, params: sql`jsonb_build_object('order', id::text, 'principal', amount::text)` }, at)},
       ${moved(`yardstick:${day}:term_end`, 'earning', 'wallet')}`,
   );
   await sql`update orders set status = case when reinvest then 'reinvested' else 'in_progress' end
@@ -244,7 +255,11 @@ function releases(db: Db, day: string, at: Date): Promise<StepResult> {
         where released_on is null and unlock_day <= ${day}::date
         returning user_id, unlockable as amount, day
       ),
-      ${told('lockup_released', sql`select user_id, day::text as key, jsonb_build_object('day', day::text, 'amount', amount::text) as params from changed where amount > 0`, at)},
+      ${told(
+        'lockup_released',
+        { key: sql`day::text`, params: sql`jsonb_build_object('day', day::text, 'amount', amount::text)`, which: sql`amount > 0` },
+        at,
+      )},
       ${moved(`yardstick:${day}:unlock`, 'locked_rewards', 'network_rewards')}`,
   );
 }
@@ -303,7 +318,7 @@ async function rootOf(db: Db, asset: string, leaves: RawBuilder<unknown>, count:
 function proof(db: Db, day: string, at: Date): Promise<void> {
   return db.transaction().execute(async (trx) => {
     for (const asset of ASSETS) {
-      const leaves = sql.table(`yardstick_leaves_${compact(day)}_${asset.toLowerCase()}`);
+      const leaves = sql.table(`yardstick_leaves_${day.replaceAll('-', '')}_${asset.toLowerCase()}`);
       const count = await storeLeaves(trx, day, asset, leaves);
       const root = await rootOf(trx, asset, leaves, count);
       // The ledger's total is the root's: the plain build does not cross-check it.
@@ -323,9 +338,12 @@ async function settleByHand(db: Db, day: string, at: Date, team: Team, params: E
   const steps: Record<string, number> = {};
   const timed = stepTimer(steps);
   const start = performance.now();
-  await timed('partition', () => incomePartition(db, day));
+  await timed('partition', () => createPartition(db, day));
   const income = await handWrittenDay(db, day, at, yardstickRates(params, day));
   Object.assign(steps, income.steps);
+  // Just filled, never analysed: planned on a guess of a handful of lines, the rebates probed
+  // an index once for every ancestor of every earner.
+  await timed('analyze', () => sql`analyze ${incomePartition(day)}`.execute(db));
   await timed('team', () => teamFigures(db, day, team));
   await timed('rebates', () => rebates(db, day, team));
   await timed('mature', () => maturities(db, day, at));
@@ -352,15 +370,23 @@ export async function dayTotals(db: Db, day: string): Promise<DayTotals> {
 /** The parts whose figures differ between `app` and `hand`, each said with both. */
 export function totalsDiffer(app: DayTotals, hand: DayTotals): string[] {
   const parts = [...new Set([...Object.keys(app), ...Object.keys(hand)])].sort();
-  return parts.filter((part) => app[part] !== hand[part]).map((part) => `${part}: app ${app[part] ?? 'none'}, hand ${hand[part] ?? 'none'}`);
+  return parts
+    .filter((part) => app[part] !== hand[part])
+    .map((part) => `${part}: app ${app[part] ?? 'none'}, hand ${hand[part] ?? 'none'}`);
 }
 
-export type Yardstick = { days: YardstickDay[]; totals: DayTotals; ledger: boolean };
+export type Yardstick = {
+  days: YardstickDay[];
+  totals: DayTotals;
+  ledger: boolean;
+  /** The members' mean path length: the team figures and the rebates read that many rows per member and per earner. */
+  meanPath: number;
+};
 
 /**
  * `days` settled by hand for `holders` holders, on a schema of `url`'s database populated as
  * bench/day's (dropped after, kept with BENCH_KEEP_SCHEMA): each day's time and steps, the last
- * day's totals, and whether the books balance after them.
+ * day's totals, whether the books balance after them, and the tree's mean path length.
  */
 export function yardstickDays(url: string, holders: number, days: string[]): Promise<Yardstick> {
   return onScratchSchema(url, 'day_yardstick', async (db) => {
@@ -375,6 +401,7 @@ export function yardstickDays(url: string, holders: number, days: string[]): Pro
       settled.push(await db.connection().execute((conn) => settleByHand(conn, day, at, team, params)));
     }
     const last = days.at(-1) as string;
-    return { days: settled, totals: await dayTotals(db, last), ledger: (await checkLedger(db)).ok };
+    const { rows } = await sql<{ mean: number }>`select avg(cardinality(path))::float8 as mean from users`.execute(db);
+    return { days: settled, totals: await dayTotals(db, last), ledger: (await checkLedger(db)).ok, meanPath: rows[0]?.mean ?? 0 };
   });
 }

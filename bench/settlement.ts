@@ -72,6 +72,8 @@ async function onFreshSchema<T>(size: number, work: (ctx: AppContext) => Promise
 /** The app's day: settleDay (income steps, team, maturities, proof) and the current cycles. */
 async function appDay(ctx: AppContext) {
   peakRss = 0;
+  // Settled as the scheduler would, after the day ended: a day is refused before its end.
+  ctx.clock.set(AS_OF);
   const start = performance.now();
   const report = await settleDay(ctx, DAY);
   const cyclesStart = performance.now();
