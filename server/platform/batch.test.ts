@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gathered } from './batch.ts';
+import { gathered, gatheredByAsk } from './batch.ts';
 
 describe('gathered reads', () => {
   it('loads the keys of one turn together, once each, and answers every caller its own', async () => {
@@ -28,5 +28,22 @@ describe('gathered reads', () => {
     await expect(first).rejects.toThrow('database away');
     fail = false;
     expect(await read(2)).toBe(2);
+  });
+
+  it('loads the holders asking the same thing together, and each distinct ask apart', async () => {
+    const loads: string[] = [];
+    const read = gatheredByAsk(
+      async (ids: bigint[], ask: { day: string }) => {
+        loads.push(`${ask.day}:${ids.join(',')}`);
+        return new Map(ids.map((id) => [id, `${id}@${ask.day}`]));
+      },
+      (ask) => ask.day,
+      () => 'none',
+    );
+    const day = (d: string) => ({ day: d });
+    const answers = await Promise.all([read(1n, day('a')), read(2n, day('b')), read(3n, day('a')), read(1n, day('b'))]);
+    expect(answers).toEqual(['1@a', '2@b', '3@a', '1@b']);
+    expect(await read(4n, day('a'))).toBe('4@a');
+    expect(loads.sort()).toEqual(['a:1,3', 'a:4', 'b:2,1'].sort());
   });
 });

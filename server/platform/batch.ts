@@ -27,3 +27,40 @@ export function gathered<K, V>(load: (keys: K[]) => Promise<Map<K, V>>, missing:
       waiting.push({ key, resolve, reject });
     });
 }
+
+/**
+ * Reads of one holder each that also ask something (a day, a month and page), gathered as
+ * `gathered` gathers keys: the holders asking the same thing (`keyOf` of the ask) in one turn are
+ * one call of `load`, and each distinct ask its own call.
+ */
+export function gatheredByAsk<A, V>(
+  load: (ids: bigint[], ask: A) => Promise<Map<bigint, V>>,
+  keyOf: (ask: A) => string,
+  missing: () => V,
+): (id: bigint, ask: A) => Promise<V> {
+  const asks = new Map<string, A>();
+  const read = gathered(async (keys: string[]) => {
+    const groups = new Map<string, bigint[]>();
+    for (const key of keys) {
+      const at = key.indexOf('|');
+      const shared = key.slice(at + 1);
+      groups.set(shared, [...(groups.get(shared) ?? []), BigInt(key.slice(0, at))]);
+    }
+    const found = new Map<string, V>();
+    await Promise.all(
+      [...groups].map(async ([shared, ids]) => {
+        // Taken before any await: an ask of a later turn sets it again for its own load.
+        const ask = asks.get(shared);
+        asks.delete(shared);
+        if (ask === undefined) return;
+        for (const [id, value] of await load(ids, ask)) found.set(`${id}|${shared}`, value);
+      }),
+    );
+    return found;
+  }, missing);
+  return (id, ask) => {
+    const shared = keyOf(ask);
+    asks.set(shared, ask);
+    return read(`${id}|${shared}`);
+  };
+}

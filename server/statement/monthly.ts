@@ -4,7 +4,7 @@ import type { Asset } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import { AppError } from '../http/errors.ts';
 import { type FlowTotals, flowOf, flowTotals } from './flows.ts';
-import { gathered } from '../platform/batch.ts';
+import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
 import { type AccountTotals, type Cursor, type EntryNet, type HolderMonth, holderMonths, type MonthRange, type MovementRow } from './repository.ts';
 import { statementType } from './types.ts';
@@ -93,36 +93,16 @@ type MonthAsk = { range: MonthRange; cursor: Cursor | null; limit: number };
 
 /**
  * Months asked for in the same moment, gathered by what they share (month, asset, cursor, page
- * size): one statement for the holders of each, which plans the ledger's view once for all.
+ * size): one statement for the holders of each.
  */
-const monthsGathered = perOwner((db: Db) => {
-  const asks = new Map<string, MonthAsk>();
-  const load = async (keys: string[]) => {
-    const groups = new Map<string, bigint[]>();
-    for (const key of keys) {
-      const at = key.indexOf('|');
-      const shared = key.slice(at + 1);
-      groups.set(shared, [...(groups.get(shared) ?? []), BigInt(key.slice(0, at))]);
-    }
-    const found = new Map<string, HolderMonth>();
-    await Promise.all(
-      [...groups].map(async ([shared, ids]) => {
-        const ask = asks.get(shared);
-        asks.delete(shared);
-        if (!ask) return;
-        for (const [id, month] of await holderMonths(db, ids, ask.range, ask.cursor, ask.limit)) found.set(`${id}|${shared}`, month);
-      }),
-    );
-    return found;
-  };
-  const read = gathered(load, (): HolderMonth => ({ totals: [], nets: [], movements: [] }));
-  return (userId: bigint, ask: MonthAsk) => {
-    const { range, cursor, limit } = ask;
-    const shared = [range.from.toISOString(), range.asset ?? '', cursor ? `${cursor.entryId}/${cursor.asset}/${cursor.account}` : '', limit].join('|');
-    asks.set(shared, ask);
-    return read(`${userId}|${shared}`);
-  };
-});
+const monthsGathered = perOwner((db: Db) =>
+  gatheredByAsk(
+    (ids: bigint[], ask: MonthAsk) => holderMonths(db, ids, ask.range, ask.cursor, ask.limit),
+    ({ range, cursor, limit }) =>
+      [range.from.toISOString(), range.asset ?? '', cursor ? `${cursor.entryId}/${cursor.asset}/${cursor.account}` : '', limit].join('|'),
+    (): HolderMonth => ({ totals: [], nets: [], movements: [] }),
+  ),
+);
 
 /** The monthly statement: opening, the month's movements (a page), closing, per asset. */
 export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQuery, now: Date): Promise<MonthlyData> {

@@ -4,7 +4,7 @@ import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
 import { addDays } from '../platform/clock.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
-import { gathered } from '../platform/batch.ts';
+import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
@@ -184,24 +184,16 @@ async function summariesOf(db: Db, userIds: bigint[], today: string): Promise<Ma
 
 /** Holders asked for in the same moment, by their day: one statement for all those of a day. */
 const summariesGathered = perOwner((db: Db) =>
-  gathered(
-    async (keys: string[]) => {
-      const found = new Map<string, SummaryRow>();
-      const days = new Map<string, bigint[]>();
-      for (const key of keys) {
-        const [id = '', day = ''] = key.split('|');
-        days.set(day, [...(days.get(day) ?? []), BigInt(id)]);
-      }
-      for (const [day, ids] of days) for (const [id, row] of await summariesOf(db, ids, day)) found.set(`${id}|${day}`, row);
-      return found;
-    },
-    () => undefined,
+  gatheredByAsk(
+    (ids: bigint[], today: string) => summariesOf(db, ids, today),
+    (today) => today,
+    (): SummaryRow | undefined => undefined,
   ),
 );
 
 /** Everything the My screen shows about the user: level, team, earnings (none: no such user). */
 export async function userSummary(db: Db, userId: bigint, today: string) {
-  const r = await summariesGathered(db)(`${userId}|${today}`);
+  const r = await summariesGathered(db)(userId, today);
   if (!r) return { user: undefined };
   return {
     user: { id: r.id, name: r.name, invite_code: r.invite_code, inviter_id: r.inviter_id, inviter_code: r.inviter_code },
