@@ -86,11 +86,13 @@ describe('the last figures offline', () => {
       for (const screen of index === 0 ? screens : screens.slice(1, 2)) {
         await tabs.open(screen.tab);
         await page.waitForURL((url) => url.hash === screen.hash);
+        // The hash changes on the tap; the screen (and its tab's mark) once its code is loaded,
+        // from the service worker's cache offline.
+        await expect.poll(() => tabs.current.textContent()).toBe(screen.tab);
         if (screen.title) await page.getByRole('heading', { level: 1, name: screen.title, exact: true }).waitFor();
         // The figure the holder last saw, and the time it is from.
         await expect.poll(() => page.getByTestId(screen.figure).textContent()).toBe(seen.get(screen.figure));
         await expect.poll(() => note(page).textContent()).toMatch(patternOf(m.offline.figuresFrom));
-        expect(await tabs.current.textContent()).toBe(screen.tab);
         await page.screenshot({ path: `/tmp/nav-offline-${file}-${size.width}-${screen.hash.slice(2)}.png` });
       }
     }
