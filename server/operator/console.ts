@@ -87,16 +87,19 @@ export async function payoutCoverage(ctx: AppContext) {
   return { treasury, pool, fixedNextDay: fixed.rows[0]?.total ?? 0n };
 }
 
-/** The ledger's own check, and whether the treasury and the pool cover what comes next. */
+/**
+ * The ledger's own check, and whether the treasury and the pool cover what comes next. Not ok
+ * either when the tree check fails or a holder's income totals differ from their lines.
+ */
 export async function ledgerReport(ctx: AppContext) {
-  const { ledger: check, tree } = await runChecks(ctx);
+  const { ledger: check, tree, incomeTotals } = await runChecks(ctx);
   const [{ treasury, pool, fixedNextDay }, days] = await Promise.all([
     payoutCoverage(ctx),
     ctx.db.selectFrom('settlement_days').select(['day', 'status', 'shortfall']).orderBy('day', 'desc').limit(10).execute(),
   ]);
   return {
     ...check,
-    ok: check.ok && tree.ok,
+    ok: check.ok && tree.ok && incomeTotals === 0,
     tree,
     coverage: {
       treasury: formatUnits(treasury),
