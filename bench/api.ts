@@ -25,9 +25,10 @@
  * invite-records, reward-log and notifications (limit 20). Each prints req/s, p50 / p99, errors
  * and CPU milliseconds a request (the server process, and every PostgreSQL process on the
  * machine), then N / 200 of req/s (goal >= 0.8x) and of CPU a request (<= 1.25x), and each
- * read's CPU a request over getAsset's (<= 3x); no errors. BENCH_DURING_DAY=1 then, on the N-holder database, settles one more day without
- * traffic, and the next under a mixed load (the seven routes at once, the first of
- * BENCH_CONNECTIONS shared between them) from the day's start to its end, against the same load
+ * read's CPU a request over getAsset's (<= 3x); no errors. BENCH_DURING_DAY=1 then, on the
+ * N-holder database, settles one more day without traffic, and the next under a mixed load (the
+ * seven routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
+ * requests a second in all, default 500) from the day's start to its end, against the same load
  * just before it; then the income verifier on that day and the ledger check.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
