@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
+import { rebateHolder } from './inputs.ts';
 
 /**
  * How many holders' income totals (by kind and branch, migration 0037) differ from the sum of
@@ -11,7 +12,7 @@ export async function incomeTotalsMismatched(db: Db): Promise<number> {
     select count(*) as n from income_totals t
     full join (
       select user_id, kind,
-        case when kind = 'rebate' then coalesce(branch, (inputs ->> 'branch')::bigint, 0) else 0 end as branch,
+        case when kind = 'rebate' then coalesce(${rebateHolder('income', 'branch')}, 0) else 0 end as branch,
         sum(amount) as amount
       from income where amount > 0 group by 1, 2, 3
     ) l using (user_id, kind, branch)

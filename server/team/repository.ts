@@ -159,19 +159,25 @@ async function summariesOf(db: Db, userIds: bigint[], today: string): Promise<Ma
   const { rows } = await sql<SummaryRow>`
     select u.id, u.name, u.invite_code, u.inviter_id, i.invite_code as inviter_code,
       ts.level, ts.effective, ts.team_quantity, ts.team_count, ts.direct_count,
-      (select coalesce(sum(principal), 0)::bigint from orders where user_id = u.id and status in ${ORDERS.held}) as held,
-      (select coalesce(sum(balance) filter (where kind = 'rewards'), 0)::bigint from accounts
-        where user_id = u.id and asset = 'AIC') as rewards,
-      (select coalesce(sum(balance) filter (where kind = 'network_rewards'), 0)::bigint from accounts
-        where user_id = u.id and asset = 'AIC') as network_rewards,
-      (select coalesce(sum(amount), 0)::bigint from income where user_id = u.id and day = ${today}::date) as today,
-      (select coalesce(sum(amount), 0)::bigint from income where user_id = u.id and day = ${addDays(today, -1)}::date) as yesterday,
-      t.cumulative, t.static, t.dynamic,
-      (select coalesce(sum(principal + income), 0)::bigint from orders
-        where user_id = u.id and product in ${productsIn('fixed')} and status = 'redeemable') as fixed
+      o.held, o.fixed, a.rewards, a.network_rewards, d.today, d.yesterday, t.cumulative, t.static, t.dynamic
     from users u
     left join users i on i.id = u.inviter_id
     left join team_stats ts on ts.user_id = u.id
+    cross join lateral (
+      select coalesce(sum(principal) filter (where status in ${ORDERS.held}), 0)::bigint as held,
+        coalesce(sum(principal + income) filter (where product in ${productsIn('fixed')} and status = 'redeemable'), 0)::bigint as fixed
+      from orders where user_id = u.id
+    ) o
+    cross join lateral (
+      select coalesce(sum(balance) filter (where kind = 'rewards'), 0)::bigint as rewards,
+        coalesce(sum(balance) filter (where kind = 'network_rewards'), 0)::bigint as network_rewards
+      from accounts where user_id = u.id and asset = 'AIC'
+    ) a
+    cross join lateral (
+      select coalesce(sum(amount) filter (where day = ${today}::date), 0)::bigint as today,
+        coalesce(sum(amount) filter (where day = ${addDays(today, -1)}::date), 0)::bigint as yesterday
+      from income where user_id = u.id and day in (${today}::date, ${addDays(today, -1)}::date)
+    ) d
     cross join lateral (
       select coalesce(sum(amount), 0)::bigint as cumulative,
         coalesce(sum(amount) filter (where kind = 'static'), 0)::bigint as static,
