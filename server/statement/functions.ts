@@ -10,7 +10,10 @@ import { sql } from 'kysely';
  * a double.
  *
  * A function so that each connection plans it once: planned per call, the ledger's view over
- * every postings and income partition cost several times what running it does.
+ * every postings and income partition cost several times what running it does. Once is forced
+ * (`plan_cache_mode`): left to choose, plpgsql judged the plan for any holder costlier than one
+ * for the holder at hand and planned every call again. The plan for any holder is the one a
+ * single holder gets: the holder's postings by key, their entries by id.
  *
  * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
  */
@@ -19,7 +22,9 @@ export const STATEMENT_MONTHS = sql`
     p_users bigint[], p_from timestamptz, p_to timestamptz, p_asset text,
     p_cursor_entry bigint, p_cursor_asset text, p_cursor_account text, p_page int
   ) returns table (user_id bigint, totals json, nets json, movements json)
-  language plpgsql stable as $fn$
+  language plpgsql stable
+  set plan_cache_mode = force_generic_plan
+  as $fn$
   #variable_conflict use_column
   begin
     return query
