@@ -30,6 +30,7 @@
  * seven routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
  * requests a second in all, default 500) from the day's start to its end, against the same load
  * just before it; then the income verifier on that day and the ledger check.
+ * BENCH_DURING_DAY=only runs that day alone, without the routes' runs before it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -578,6 +579,8 @@ async function ledgerFigure(label: string, dbUrl: string): Promise<Figure> {
  * answered; flat out, two cores shared with the settlement leave the day a fraction of them.
  */
 const DAY_RATE = Number(process.env.BENCH_DAY_RATE ?? 500);
+/** BENCH_DURING_DAY: 1 adds the day under traffic to the routes' runs; only: the day alone. */
+const DURING_DAY = process.env.BENCH_DURING_DAY;
 
 /**
  * The loads at once, the first of BENCH_CONNECTIONS shared between them, at DAY_RATE in all, for
@@ -683,6 +686,11 @@ async function holdersBench(): Promise<void> {
       value: p.builtS === null ? 'reused (BENCH_REUSE)' : p.builtS.toFixed(1),
     }));
     const measured: { platform: Platform; sessions: Sessions; runs: Measured[] }[] = [];
+    if (DURING_DAY === 'only') {
+      const large = platforms[1] as Platform;
+      figures.push(...(await duringDay(large, await openSessions(large.url, large.holders))));
+      return finish(figures);
+    }
     for (const platform of platforms) {
       const sessions = await openSessions(platform.url, platform.holders);
       console.log(`\n${platformLabel(platform.holders)}: ${SESSIONS} sessions, chain holders ${teamsAmong(sessions).join(', ')} among them`);
@@ -697,15 +705,16 @@ async function holdersBench(): Promise<void> {
       figure: 'session holders (every route, both platforms)',
       value: `${SESSIONS} spread over the ids, chain holders ${teamsAmong(large.sessions).join(', ')} (deep teams) among them; buys by the ${large.sessions.buyers.length} with an inviter`,
     });
-    if (process.env.BENCH_DURING_DAY === '1') figures.push(...(await duringDay(large.platform, large.sessions)));
-    figures.push({ benchmark: 'api', figure: 'load average (1 min) at start / end', value: `${loadAtStart} / ${load1()}` });
-    report(
-      `Holder-facing API, ${int(holders)} holders against ${SMALL_PLATFORM}, ${seconds} s a run (connections: ${connectionCounts.join(', ')})`,
-      figures,
-    );
+    if (DURING_DAY === '1') figures.push(...(await duringDay(large.platform, large.sessions)));
+    finish(figures);
   } finally {
     for (const platform of platforms) await platform.release();
   }
+}
+
+function finish(figures: Figure[]): void {
+  figures.push({ benchmark: 'api', figure: 'load average (1 min) at start / end', value: `${loadAtStart} / ${load1()}` });
+  report(`Holder-facing API, ${int(holders)} holders against ${SMALL_PLATFORM}, ${seconds} s a run (connections: ${connectionCounts.join(', ')})`, figures);
 }
 
 if (holders) await holdersBench();
