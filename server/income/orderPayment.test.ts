@@ -77,8 +77,10 @@ async function books(trx: Trx) {
     lines: await read(sql`select user_id, order_id - (select min(id) from orders) as order_id, kind, amount, source, rate,
         rate_from, cycle, power, reinvest
       from income where day = ${DAY}::date order by user_id, order_id, kind`),
-    postings: await read(sql`select p.user_id, p.kind, p.amount from ledger_postings p join journal_entries e on e.id = p.entry_id
-      where e.ref like ${`settlement:${DAY}:%`} order by p.user_id, p.kind`),
+    // Summed per account: a step paid in parts posts an entry per part.
+    postings: await read(sql`select p.user_id, p.kind, sum(p.amount)::bigint as amount from ledger_postings p
+      join journal_entries e on e.id = p.entry_id
+      where e.ref like ${`settlement:${DAY}:%`} group by p.user_id, p.kind order by p.user_id, p.kind`),
     balances: await read(sql`select user_id, kind, balance from accounts where asset = 'AIC' order by user_id, kind`),
   };
 }
@@ -115,10 +117,10 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
     }),
   );
 
-  it('leaves the same lines, totals, postings and balances as the candidates paid and joined back', async () => {
+  it('leaves the same lines, totals, postings and balances as the candidates paid and joined back, whole or in parts', async () => {
     const params = await earnParams(t.ctx.db, t.ctx.config.earn, DAY);
     await fc.assert(
-      fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 25 }), steps, fc.boolean(), async (orders, which, partly) => {
+      fc.asyncProperty(fc.array(order, { minLength: 1, maxLength: 25 }), steps, fc.boolean(), fc.integer({ min: 2, max: 4 }), async (orders, which, partly, of) => {
         const step =
           which === 'fixed'
             ? fixedAccrualStep(DAY, params, ASOF)
@@ -160,6 +162,22 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
         const inPlace = await settle((trx) => payIncome(trx, step));
         const oracle = await settle((trx, paidBefore) => payByCandidates(trx, step, payment, paidBefore));
         expect(inPlace).toEqual(oracle);
+        // As settlement pays these steps: part after part by holder (settle.ts, INCOME_PARTS).
+        const inParts = await settle(async (trx, paidBefore) => {
+          const sum = { rows: 0, total: 0n };
+          for (let index = 0; index < of; index++) {
+            const part = await payIncome(trx, { ...step, part: { index, of } });
+            // Each part pays its own holders' lines, all of them.
+            const { rows } = await sql<{ n: number }>`select count(*)::int as n from income
+              where day = ${DAY}::date and kind = ${step.kind} and order_id is distinct from ${paidBefore}::bigint
+                and (hashint8(user_id) & 2147483647) % ${of} = ${index}`.execute(trx);
+            expect(part.rows).toBe(rows[0]?.n);
+            sum.rows += part.rows;
+            sum.total += part.total;
+          }
+          return sum;
+        });
+        expect(inParts).toEqual(inPlace);
       }),
       { numRuns: 40 },
     );

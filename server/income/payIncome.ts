@@ -35,9 +35,10 @@ type StepBase = {
    */
   also?: { ctes: (fresh: boolean) => RawBuilder<unknown>; writes: readonly string[] };
   /**
-   * The holders (user_id of the lines) this run pays, when the step is paid in parts: the
-   * candidates must be of this part only. Whether the part paid anything yet is asked of its own
-   * lines, so a part run after another (on one connection) is still a first run.
+   * The holders (user_id of the lines) this run pays, when the step is paid in parts: orders
+   * paid in place are those of this part (payIncome adds the condition), and candidates must be
+   * of this part only. Whether the part paid anything yet is asked of its own lines, so a part
+   * run after another (on one connection) is still a first run.
    */
   part?: Part;
 };
@@ -199,9 +200,13 @@ const paidAsIs = (source: Source) =>
  * pays only the orders without a line of the day and kind yet.
  */
 const ordersRun = (step: IncomeStep, orders: OrderPayment, fresh: boolean) => sql`
-  ${sql.table(ORDER_UPDATES)} as (${paidInPlace(orders, fresh ? undefined : { day: step.day, kind: step.kind })}),
+  ${sql.table(ORDER_UPDATES)} as (${paidInPlace(ofPart(orders, step.part ?? WHOLE), fresh ? undefined : { day: step.day, kind: step.kind })}),
   ${sql.table(NEW_INCOME)} as (${insertLines(step, ORDER_UPDATES)} ${RETURNING_NEW}),
   ${paidAsIs(ORDER_UPDATES)}`;
+
+/** The payment of the orders of `part`'s holders only. */
+const ofPart = (orders: OrderPayment, part: Part): OrderPayment =>
+  part.of === 1 ? orders : { ...orders, where: sql`(${orders.where}) and ${inPart('user_id', part)}` };
 
 /** Candidates paid as they are on a first run, and only those not paid yet on a later one. */
 const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh: boolean) => sql`

@@ -14,6 +14,7 @@ import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStat
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { type IncomeStep, payIncome, Shortfall } from '../income/payIncome.ts';
 import type { OrderColumns } from '../income/orderPayment.ts';
+import type { Part } from '../income/parts.ts';
 import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
@@ -125,7 +126,7 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
 }
 
 /** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
-async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
+async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date, part: Part) {
   const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
   if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
   const c = coefficientScaled(params, day).toString();
@@ -144,7 +145,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
   });
   await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
   const figures = { output, totalPower, coefficient: c, multiplier: params.powerMultiplier, maxRate: params.poolMaxDailyRate };
-  return payIncome(trx, staticStep(day, figures, now));
+  return payIncome(trx, { ...staticStep(day, figures, now), part });
 }
 
 /**
@@ -356,6 +357,23 @@ type DayState = {
 const paid = (s: DayState, name: LockedStep, work: (trx: Trx) => Promise<{ rows: number }>) =>
   inStep(s.ctx, s.day, name, work).then((result) => result.rows);
 
+/**
+ * The steps that credit holders' earning accounts (the fixed accrual, the pool's output, the
+ * current cycles) are paid in parts by holder, one transaction after another under the step's
+ * lock. A buy credits the same account and waits for the transaction holding it: for one part's
+ * balances and commit, not the whole step's. Each part pays once (payIncome: a part run again
+ * pays only its lines not there yet); more parts cost a scan of the step's orders each.
+ */
+const INCOME_PART_COUNT = 4;
+const INCOME_PARTS: Part[] = Array.from({ length: INCOME_PART_COUNT }, (_, index) => ({ index, of: INCOME_PART_COUNT }));
+
+/** `pay` for each of INCOME_PARTS in its own transaction: the rows paid in all. */
+async function inParts(ctx: AppContext, day: string, name: LockedStep, pay: (trx: Trx, part: Part) => Promise<{ rows: number }>) {
+  let rows = 0;
+  for (const part of INCOME_PARTS) rows += (await inStep(ctx, day, name, (trx) => pay(trx, part))).rows;
+  return rows;
+}
+
 /** A step that pays from the treasury or the pool: when that is short, the day waits for funds and the rest still runs. */
 async function orWait(s: DayState, name: LockedStep, work: () => Promise<void>): Promise<void> {
   try {
@@ -381,7 +399,7 @@ const DAY_STEPS: Step<StepName, DayState>[] = [
     touches: 'reads the running fixed-term orders; pays their daily accrual from the treasury',
     run: (s) =>
       orWait(s, 'fixed', async () => {
-        s.counts.fixed = await paid(s, 'fixed', (trx) => payIncome(trx, fixedAccrualStep(s.day, s.params, s.now)));
+        s.counts.fixed = await inParts(s.ctx, s.day, 'fixed', (trx, part) => payIncome(trx, { ...fixedAccrualStep(s.day, s.params, s.now), part }));
         s.fixedPaid = true;
       }),
   },
@@ -391,7 +409,7 @@ const DAY_STEPS: Step<StepName, DayState>[] = [
     touches: 'reads the pool and the earning 360-day orders; pays their shares from the pool, reinvested ones into principal and power',
     run: (s) =>
       orWait(s, 'static', async () => {
-        s.counts.staticRows = await paid(s, 'static', (trx) => staticOutput(trx, s.day, s.params, s.now));
+        s.counts.staticRows = await inParts(s.ctx, s.day, 'static', (trx, part) => staticOutput(trx, s.day, s.params, s.now, part));
       }),
   },
   {
@@ -583,8 +601,7 @@ async function payCycles(ctx: AppContext, day: string, asOf: Date): Promise<numb
   const params = await earnParams(ctx.db, ctx.config.earn, day);
   await ensureIncomeDay(ctx.db, day);
   try {
-    const result = await inStep(ctx, day, 'current', (trx) => payIncome(trx, currentCyclesStep(day, asOf, params)));
-    return result.rows;
+    return await inParts(ctx, day, 'current', (trx, part) => payIncome(trx, { ...currentCyclesStep(day, asOf, params), part }));
   } catch (error) {
     if (error instanceof Shortfall) return null;
     throw error;
