@@ -1,7 +1,7 @@
 import type { RawBuilder } from 'kysely';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
-import { EARN_BUY, EARN_BUY_BATCH } from './earn/buyFunction.ts';
+import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { STATEMENT_MONTHS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
@@ -21,6 +21,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   ANALYZE_ON_SAMPLE,
   LEDGER_MOVE,
   EARN_BUY,
+  EARN_BUY_BATCH_WITHIN,
   EARN_BUY_BATCH,
   TEAM_LEVEL,
   TEAM_ROLL_UP,

@@ -109,33 +109,54 @@ export const EARN_BUY = sql`
  * it keeps its own checks, refusal, stored answer and Idempotency-Key (a refusal rolls back only
  * its own writes, inside `earn_buy`'s block); items are taken in user order, so two batches lock
  * the same holders' rows in the same order.
+ *
+ * `p_lock_wait` (a duration, e.g. '100ms'; null: as long as it takes): how long an item may wait
+ * for a row another transaction holds, such as a holder's earning account while a settlement
+ * step credits it. An item that would wait longer writes nothing and answers 'LOCKED', so the
+ * batch goes on with the other holders rather than making them all wait; the caller sends it
+ * again to wait as long as it takes.
  */
-export const EARN_BUY_BATCH = sql`
-  create or replace function earn_buy_batch(p_items jsonb)
+export const EARN_BUY_BATCH_WITHIN = sql`
+  create or replace function earn_buy_batch_within(p_items jsonb, p_lock_wait text)
   returns table (idx integer, outcome text, status integer, body jsonb)
   language plpgsql as $fn$
   declare
     v_item record;
     v_result record;
+    v_was text := current_setting('lock_timeout');
   begin
+    if p_lock_wait is not null then perform set_config('lock_timeout', p_lock_wait, true); end if;
     for v_item in
       select (e.ordinality - 1)::integer as i, e.value as v
       from jsonb_array_elements(p_items) with ordinality as e
       order by (e.value ->> 'user')::bigint, e.ordinality
     loop
-      select * into v_result from earn_buy(
-        (v_item.v ->> 'user')::bigint, v_item.v ->> 'key', v_item.v ->> 'hash',
-        (v_item.v ->> 'now')::timestamptz, (v_item.v ->> 'today')::date,
-        v_item.v ->> 'product', (v_item.v ->> 'amount')::bigint, (v_item.v ->> 'power')::bigint,
-        v_item.v ->> 'coefficient', v_item.v ->> 'status', (v_item.v ->> 'startDay')::date,
-        (v_item.v ->> 'cycleStart')::timestamptz, (v_item.v ->> 'maturesDay')::date,
-        (v_item.v ->> 'minimum')::bigint, (v_item.v ->> 'quota')::bigint,
-        v_item.v -> 'answer', v_item.v -> 'refusals', coalesce((v_item.v ->> 'autoRenew')::boolean, false));
       idx := v_item.i;
-      outcome := v_result.outcome;
-      status := v_result.status;
-      body := v_result.body;
+      begin
+        select * into v_result from earn_buy(
+          (v_item.v ->> 'user')::bigint, v_item.v ->> 'key', v_item.v ->> 'hash',
+          (v_item.v ->> 'now')::timestamptz, (v_item.v ->> 'today')::date,
+          v_item.v ->> 'product', (v_item.v ->> 'amount')::bigint, (v_item.v ->> 'power')::bigint,
+          v_item.v ->> 'coefficient', v_item.v ->> 'status', (v_item.v ->> 'startDay')::date,
+          (v_item.v ->> 'cycleStart')::timestamptz, (v_item.v ->> 'maturesDay')::date,
+          (v_item.v ->> 'minimum')::bigint, (v_item.v ->> 'quota')::bigint,
+          v_item.v -> 'answer', v_item.v -> 'refusals', coalesce((v_item.v ->> 'autoRenew')::boolean, false));
+        outcome := v_result.outcome;
+        status := v_result.status;
+        body := v_result.body;
+      exception when lock_not_available then
+        outcome := 'LOCKED';
+        status := null;
+        body := null;
+      end;
       return next;
     end loop;
+    perform set_config('lock_timeout', v_was, true);
   end
   $fn$`;
+
+/** The batch, each item waiting as long as it takes: a buy sent alone (server/earn/subscribe.ts). */
+export const EARN_BUY_BATCH = sql`
+  create or replace function earn_buy_batch(p_items jsonb)
+  returns table (idx integer, outcome text, status integer, body jsonb)
+  language sql as $fn$ select * from earn_buy_batch_within(p_items, null) $fn$`;

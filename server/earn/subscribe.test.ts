@@ -187,3 +187,55 @@ describe.each(DATABASES)('a buy in one statement answers and writes exactly as t
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
 });
+
+/**
+ * A batch does not wait for one holder's row that another transaction holds (a settlement step
+ * crediting earning accounts holds them until it commits): the others in the batch are answered
+ * meanwhile, and that holder's buy waits for the row, then goes through. PostgreSQL only: the
+ * embedded database has one connection, so a transaction held open stops every other statement.
+ */
+describe('a buy waiting for a row held elsewhere on postgres', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp('postgres', { seed: false, config: { paramsCacheMs: 600_000, buyBatchMs: 5 } });
+  });
+  afterAll(() => t?.close());
+
+  it('does not hold up the other buys of its batch, and is answered once the row is free', async () => {
+    const [held, free] = [20_001n, 20_002n];
+    for (const id of [held, free]) {
+      await sql`insert into users (id, subject, name, invite_code, inviter_id) values
+        (${id}, ${`held-${id}`}, ${`holder ${id}`}, ${`H${id}`}, 1)`.execute(t.ctx.db);
+      await t.ctx.db.transaction().execute((trx) =>
+        postEntry(trx, {
+          kind: 'recharge',
+          postings: [
+            { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -aic(100) },
+            { userId: id, asset: 'AIC', kind: 'wallet', amount: aic(100) },
+          ],
+        }),
+      );
+    }
+    const body = { product: 'current' as const, amount: '10' };
+    const send = (userId: bigint) => subscribe(t.ctx, requestOf(`held-${userId}`, 'en', body), { userId, product: 'current', amount: aic(10) });
+    let heldAnswered = false;
+    const heldBuy = await t.ctx.db.transaction().execute(async (trx) => {
+      await sql`select 1 from accounts where user_id = ${held} and asset = 'AIC' and kind = 'wallet' for update`.execute(trx);
+      const mark = batcherOf(t.ctx).sent;
+      const waiting = send(held).then((answer) => {
+        heldAnswered = true;
+        return answer;
+      });
+      const freeAnswer = await send(free);
+      expect(batcherOf(t.ctx).sizesSince(mark)).toEqual([2]);
+      expect(freeAnswer.body.code).toBe(0);
+      expect(heldAnswered).toBe(false);
+      // Wrapped: the transaction would wait for the held buy, which waits for the transaction.
+      return { waiting };
+    });
+    expect((await heldBuy.waiting).body.code).toBe(0);
+    const orders = await t.ctx.db.selectFrom('orders').select('user_id').where('user_id', 'in', [held, free]).execute();
+    expect(orders.map((o) => o.user_id).sort()).toEqual([held, free]);
+    expect((await checkLedger(t.ctx.db)).ok).toBe(true);
+  });
+});

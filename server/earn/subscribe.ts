@@ -23,6 +23,13 @@ const BATCH_MAX = 250;
  * two of them at once mostly wait on each other's row locks: the next one fills meanwhile.
  */
 const IN_FLIGHT = 2;
+/**
+ * How long a buy in a batch waits for a row another transaction holds (`earn_buy_batch_within`):
+ * a settlement step holds the earning accounts it credits until it commits, and one holder's
+ * wait would hold up the whole batch, and the batches behind it. Longer than a batch holds its
+ * own rows, so two batches of the same holder still wait for each other.
+ */
+const BATCH_LOCK_WAIT = '100ms';
 
 type Outcome = { outcome: string; status: number | null; body: Answer['body'] | null };
 
@@ -89,7 +96,8 @@ type Waiting = { item: Item; resolve: (outcome: Outcome) => void; reject: (error
  * Collects the buys that arrive within BUY_BATCH_MS (or BATCH_MAX of them) and sends them as one
  * statement, at most IN_FLIGHT batches at a time (group commit: while they run, the next batch
  * fills). A batch that fails for any reason but an outage is sent again item by item, so one bad
- * item cannot fail the others.
+ * item cannot fail the others. With `lockWait`, a buy that would wait longer for a row (answered
+ * LOCKED) goes to `patient`, which sends it again, waiting as long as it takes.
  */
 class BuyBatcher {
   /** How many batches were sent, and the sizes of the latest 100 (for tests and the curious). */
@@ -101,14 +109,20 @@ class BuyBatcher {
   }
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
-  constructor(private readonly ctx: AppContext) {}
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly lockWait: string | null,
+    private readonly patient: BuyBatcher | null,
+  ) {}
 
   submit(item: Item): Promise<Outcome> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (this.queue.length >= BATCH_MAX) this.flush();
-      else this.timer ??= setTimeout(() => this.flush(), this.ctx.config.buyBatchMs);
-    });
+    return new Promise((resolve, reject) => this.enqueue({ item, resolve, reject }));
+  }
+
+  private enqueue(waiting: Waiting): void {
+    this.queue.push(waiting);
+    if (this.queue.length >= BATCH_MAX) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), this.ctx.config.buyBatchMs);
   }
 
   private inFlight = 0;
@@ -133,10 +147,16 @@ class BuyBatcher {
     if (this.recentSizes.length > 100) this.recentSizes.shift();
     try {
       const items = JSON.stringify(batch.map((w) => w.item));
-      const { rows } = await retryConflicts(() => sql<Outcome & { idx: number }>`select * from earn_buy_batch(${items}::jsonb)`.execute(this.ctx.db));
+      const { rows } = await retryConflicts(() =>
+        sql<Outcome & { idx: number }>`select * from earn_buy_batch_within(${items}::jsonb, ${this.lockWait}::text)`.execute(this.ctx.db),
+      );
       const answered = new Set<number>();
       for (const row of rows) {
-        batch[row.idx]?.resolve(row);
+        const waiting = batch[row.idx];
+        if (!waiting) continue;
+        if (row.outcome !== 'LOCKED') waiting.resolve(row);
+        else if (this.patient) this.patient.enqueue(waiting);
+        else waiting.reject(new Error('a buy answered LOCKED with no lock wait set'));
         answered.add(row.idx);
       }
       for (const [idx, waiting] of batch.entries()) if (!answered.has(idx)) waiting.reject(new Error('earn_buy_batch left a buy unanswered'));
@@ -150,4 +170,4 @@ class BuyBatcher {
   }
 }
 
-export const batcherOf = perOwner((ctx: AppContext) => new BuyBatcher(ctx));
+export const batcherOf = perOwner((ctx: AppContext) => new BuyBatcher(ctx, BATCH_LOCK_WAIT, new BuyBatcher(ctx, null, null)));
