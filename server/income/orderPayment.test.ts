@@ -8,6 +8,7 @@ import { currentCyclesStep, fixedAccrualStep, staticStep } from '../settlement/s
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { fundSystem } from '../test/population.ts';
 import { type OrderPayment, STORED } from './orderPayment.ts';
+import { inPart } from './parts.ts';
 import { type IncomeStep, payIncome } from './payIncome.ts';
 
 type Trx = Transaction<Database>;
@@ -170,7 +171,7 @@ describe.each(DATABASES)('orders paid in place on %s', (kind) => {
             // Each part pays its own holders' lines, all of them.
             const { rows } = await sql<{ n: number }>`select count(*)::int as n from income
               where day = ${DAY}::date and kind = ${step.kind} and order_id is distinct from ${paidBefore}::bigint
-                and (hashint8(user_id) & 2147483647) % ${of} = ${index}`.execute(trx);
+                and ${inPart('user_id', { index, of })}`.execute(trx);
             expect(part.rows).toBe(rows[0]?.n);
             sum.rows += part.rows;
             sum.total += part.total;
