@@ -13,7 +13,9 @@ import { sql } from 'kysely';
  * every postings and income partition cost several times what running it does. Once is forced
  * (`plan_cache_mode`): left to choose, plpgsql judged the plan for any holder costlier than one
  * for the holder at hand and planned every call again. The plan for any holder is the one a
- * single holder gets: the holder's postings by key, their entries by id.
+ * single holder gets: the holder's postings by key, their entries by id. The entry is looked up
+ * in a subquery the planner cannot merge into a join (`limit 1`): as a join, the generic plan
+ * read every journal entry of the platform by a merge or hash join, for a few hundred postings.
  *
  * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
  */
@@ -30,7 +32,8 @@ export const STATEMENT_MONTHS = sql`
     return query
     with lines as materialized (
       select p.user_id, p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at
-      from ledger_postings p join journal_entries e on e.id = p.entry_id
+      from ledger_postings p
+      cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = p.entry_id limit 1) e
       where p.user_id = any(p_users) and e.created_at < p_to and (p_asset is null or p.asset = p_asset)
     ),
     month as (
