@@ -21,7 +21,7 @@ module.exports = {
   proof: ['auth', 'db', 'http', 'income', 'platform'],
   reliability: ['db', 'exchange', 'income', 'ledger', 'test'],
   settlement: ['db', 'earn', 'http', 'income', 'ledger', 'notify', 'platform', 'proof', 'team'],
-  statement: ['auth', 'db', 'http', 'platform'],
+  statement: ['auth', 'db', 'http', 'ledger', 'platform'],
   team: ['auth', 'db', 'http', 'income', 'ledger', 'notify', 'platform'],
   test: ['db', 'ledger', 'platform'],
   wallet: ['auth', 'db', 'earn', 'http', 'ledger', 'notify', 'operator', 'platform'],

@@ -3,7 +3,7 @@ import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
-import { STATEMENT_MONTHS } from './statement/functions.ts';
+import { MONTHLY_STATEMENTS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 
 /**
@@ -26,5 +26,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TEAM_LEVEL,
   TEAM_ROLL_UP,
   TEAM_STAGE_UPLINES,
-  STATEMENT_MONTHS,
+  MONTHLY_STATEMENTS,
 ];

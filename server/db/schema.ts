@@ -29,6 +29,21 @@ interface AccountsTable {
   balance: Big;
   /** Only the outside-world counterpart may go below zero; the CHECK enforces the rest. */
   allow_negative: ColumnType<boolean, boolean | undefined, boolean>;
+  /**
+   * The account's figures for the latest month it moved in (migration 0038, kept by
+   * ledger/balances.ts): the month's first moment (UTC), null until it first moves; whether they
+   * hold every movement of that month (false for the month in which they began); its lowest entry
+   * id; the credits and debits; and the money of entries that moved the holder's total in, as
+   * earnings, or out, each such entry counted on one of its accounts.
+   */
+  month_start: ColumnType<Date | null, never, never>;
+  month_known: ColumnType<boolean, never, never>;
+  month_first_entry: ColumnType<bigint | null, never, never>;
+  month_credits: ColumnType<bigint, never, never>;
+  month_debits: ColumnType<bigint, never, never>;
+  month_in: ColumnType<bigint, never, never>;
+  month_earned: ColumnType<bigint, never, never>;
+  month_out: ColumnType<bigint, never, never>;
 }
 
 interface JournalEntriesTable {

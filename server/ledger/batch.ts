@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
-import { applyToBalances, KEY_ORDER } from './balances.ts';
+import { applyToBalances, KEY_ORDER, monthOf } from './balances.ts';
 import { InsufficientBalance, isCheckViolation } from './ledger.ts';
 
 /** The CTE holding the entry's id (one row, `id`), which the caller's rows in `with` may name. */
@@ -80,6 +80,19 @@ export async function postBatch<R extends object = object>(db: Kysely<Database>,
  */
 const BATCH_ORDER = `(user_id = 0), ${KEY_ORDER}`;
 
+/**
+ * The balances' rows: the merged lines with the entry's month, id and kind, and each user's net
+ * on the first of its rows. One window, in `BATCH_ORDER`, so that one sort serves the net and
+ * the order the balances are locked in.
+ */
+const BALANCE_ROWS = `(
+  select m.user_id, m.asset, m.kind, m.amount, ${monthOf('e.created_at')} as month, e.id as entry_id, e.entry_kind,
+    case when row_number() over w = 1 then sum(m.amount) over whole else 0 end as net
+  from batch_merged m cross join batch_entry e
+  window w as (partition by (m.user_id = 0), m.user_id order by m.asset collate "C", m.kind collate "C"),
+    whole as (w rows between unbounded preceding and unbounded following)
+  order by ${BATCH_ORDER}) l`;
+
 function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
   const callerCtes = batch.with ? sql`${batch.with},` : sql``;
   const report = batch.report ? sql`, ${batch.report}` : sql``;
@@ -101,7 +114,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
       select (select id from ${sql.table(BATCH_ID)}), ${batch.kind}, ${batch.ref}, coalesce(${batch.at ?? null}::timestamptz, now())
       where exists (select 1 from batch_merged) and (select sum(amount) from batch_merged) = 0
         and (select n from batch_mixed) = 0
-      returning id
+      returning id, kind as entry_kind, created_at
     ),
     -- In key order, like the balances: the lines come grouped in no order, and a million postings
     -- put into the primary key at random places cost more than sorting them first.
@@ -120,7 +133,7 @@ function batchStatement<R>(batch: BatchEntry): RawBuilder<Row & R> {
     -- its report), and the system's accounts come last (BATCH_ORDER), so the lock is held only
     -- for the commit.
     batch_balances as (
-      ${sql.raw(applyToBalances(`(select m.* from batch_merged m cross join batch_entry order by ${BATCH_ORDER}) l`))}
+      ${sql.raw(applyToBalances(BALANCE_ROWS))}
       returning 1
     )
     select (select id from batch_entry) as entry,

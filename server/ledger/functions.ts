@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import { applyToBalances } from './balances.ts';
+import { applyToBalances, monthOf } from './balances.ts';
 
-const DEBIT = '(p_from_user, p_asset, p_from_kind, -p_amount)';
-const CREDIT = '(p_to_user, p_asset, p_to_kind, p_amount)';
+/** Each side's net is its amount between two users, and nothing within one. */
+const NET = (amount: string) => `case when p_from_user = p_to_user then 0 else ${amount} end`;
+const DEBIT = `(p_from_user, p_asset, p_from_kind, -p_amount, ${monthOf('v_at')}, v_entry, p_kind, ${NET('-p_amount')})`;
+const CREDIT = `(p_to_user, p_asset, p_to_kind, p_amount, ${monthOf('v_at')}, v_entry, p_kind, ${NET('p_amount')})`;
 /** Both balances in one statement; VALUES yields its rows in the order written (key order). */
 const movePair = (first: string, second: string) =>
-  applyToBalances(`(values ${first}, ${second}) as l(user_id, asset, kind, amount)`);
+  applyToBalances(`(values ${first}, ${second}) as l(user_id, asset, kind, amount, month, entry_id, entry_kind, net)`);
 
 /**
  * `ledger_move`: the ledger's posting function for SQL code (the buy, `earn_buy`): one journal
@@ -27,6 +29,7 @@ export const LEDGER_MOVE = sql`
   language plpgsql as $fn$
   declare
     v_entry bigint;
+    v_at timestamptz;
   begin
     -- Not 23514 nor P0001: a caller's handler for those must not take a bad call for a refusal.
     if p_amount is null or p_amount <= 0 or (p_from_user = p_to_user and p_from_kind = p_to_kind) then
@@ -34,7 +37,7 @@ export const LEDGER_MOVE = sql`
         using errcode = '22023';
     end if;
     insert into journal_entries (kind, ref, created_at)
-    values (p_kind, p_ref, coalesce(p_at, now())) returning id into v_entry;
+    values (p_kind, p_ref, coalesce(p_at, now())) returning id, created_at into v_entry, v_at;
     -- The two accounts in key order (user id, then kind byte by byte; one asset).
     if p_from_user < p_to_user or (p_from_user = p_to_user and p_from_kind < p_to_kind collate "C") then
       ${sql.raw(movePair(DEBIT, CREDIT))};

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { sqlStateOf } from '../db/failures.ts';
+import { applyToBalances, monthOf } from './balances.ts';
 
 /** System accounts belong to user 0. */
 export const SYSTEM = 0n;
@@ -18,9 +19,6 @@ export class InsufficientBalance extends Error {
     super('insufficient balance');
   }
 }
-
-/** Only the outside world's counterpart may go negative: it is where money enters the books. */
-const mayGoNegative = (key: AccountKey) => key.userId === SYSTEM && key.kind === 'exchange';
 
 const keyOf = (p: AccountKey) => `${p.userId}|${p.asset}|${p.kind}`;
 
@@ -44,7 +42,7 @@ function assertBalanced(postings: Posting[]): void {
 
 /**
  * Posts one journal entry inside the caller's transaction: the entry, its postings, and the
- * balance of every account it touches, all or nothing. Accounts are updated one by one in a
+ * balance of every account it touches, all or nothing. The balances move in one statement, in a
  * fixed (key) order, so two movements over the same accounts cannot deadlock.
  */
 export async function postEntry(trx: Transaction<Database>, input: EntryInput): Promise<bigint> {
@@ -61,10 +59,10 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
   const entry = await trx
     .insertInto('journal_entries')
     .values({ kind: input.kind, ref: input.ref ?? null, ...(input.at ? { created_at: input.at } : {}) })
-    .returning('id')
+    .returning(['id', 'created_at'])
     .executeTakeFirstOrThrow();
 
-  for (const posting of ordered) await applyPosting(trx, posting);
+  await applyPostings(trx, { id: entry.id, kind: input.kind, at: entry.created_at }, ordered);
 
   await trx
     .insertInto('postings')
@@ -82,30 +80,38 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
 }
 
 /**
- * A credit creates the account if needed; a debit is an update the CHECK constraint guards, so
- * the database refuses an overdraft. (An upsert cannot debit: PostgreSQL checks the proposed
- * new row, negative, before it sees the conflict.)
+ * Each user's net in the entry per asset, on the first of its postings (key order) and 0 on the
+ * others: what `applyToBalances` counts as money in, earnings or out.
  */
-async function applyPosting(trx: Transaction<Database>, p: Posting): Promise<void> {
-  if (p.amount > 0n || mayGoNegative(p)) {
-    await trx
-      .insertInto('accounts')
-      .values({ user_id: p.userId, asset: p.asset, kind: p.kind, balance: p.amount, allow_negative: mayGoNegative(p) })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'asset', 'kind']).doUpdateSet({ balance: sql`accounts.balance + excluded.balance` }),
-      )
-      .execute();
-    return;
-  }
+function netsOf(ordered: Posting[]): bigint[] {
+  const sums = new Map<string, bigint>();
+  for (const p of ordered) sums.set(`${p.userId}|${p.asset}`, (sums.get(`${p.userId}|${p.asset}`) ?? 0n) + p.amount);
+  const seen = new Set<string>();
+  return ordered.map((p) => {
+    const key = `${p.userId}|${p.asset}`;
+    if (seen.has(key)) return 0n;
+    seen.add(key);
+    return sums.get(key) ?? 0n;
+  });
+}
+
+/**
+ * Every balance of the entry in one statement, `applyToBalances` (balances.ts), the one the
+ * batch form and `ledger_move` run: rows in key order, credits create accounts, debits under the
+ * CHECK, so the database refuses an overdraft (or a debit of a missing account) with SQLSTATE
+ * 23514, answered here as `InsufficientBalance`.
+ */
+async function applyPostings(trx: Transaction<Database>, entry: { id: bigint; kind: string; at: Date }, ordered: Posting[]): Promise<void> {
+  const nets = netsOf(ordered);
+  const rows = ordered.map(
+    (p, i) =>
+      sql`(${p.userId}::bigint, ${p.asset}::text, ${p.kind}::text, ${p.amount}::bigint, ${nets[i] ?? 0n}::bigint)`,
+  );
+  const source = `(select v.*, ${monthOf('e.at')} as month, e.id as entry_id, e.kind as entry_kind from v cross join e) l`;
   try {
-    const result = await trx
-      .updateTable('accounts')
-      .set({ balance: sql`balance + ${p.amount}` })
-      .where('user_id', '=', p.userId)
-      .where('asset', '=', p.asset)
-      .where('kind', '=', p.kind)
-      .executeTakeFirst();
-    if (result.numUpdatedRows === 0n) throw new InsufficientBalance();
+    await sql`with v (user_id, asset, kind, amount, net) as (values ${sql.join(rows)}),
+      e (id, kind, at) as (values (${entry.id}::bigint, ${entry.kind}::text, ${entry.at}::timestamptz))
+      ${sql.raw(applyToBalances(source))}`.execute(trx);
   } catch (error) {
     if (isCheckViolation(error)) throw new InsufficientBalance();
     throw error;

@@ -1,40 +1,89 @@
 import { sql } from 'kysely';
+import { EARNINGS_KIND } from '../ledger/balances.ts';
+
+/** Per account: opening, credits, debits as text, in (asset, account) order; accounts of all zeros left out. */
+const TOTALS_JSON = `json_agg(json_build_object('asset', t.asset, 'account', t.account, 'opening', t.opening::text,
+  'credits', t.credits::text, 'debits', t.debits::text) order by t.asset, t.account)
+  filter (where t.opening <> 0 or t.credits <> 0 or t.debits <> 0)`;
+
+/** Per asset: money in, earnings and money out as text; assets of no flow left out. */
+const FLOWS_JSON = `json_agg(json_build_object('asset', f.asset, 'money_in', f.money_in::text, 'earnings', f.earnings::text,
+  'money_out', f.money_out::text) order by f.asset) filter (where f.money_in <> 0 or f.earnings <> 0 or f.money_out <> 0)`;
+
+/** The page: the movements in (entry, asset, account) order, at most `p_page` (`place`), with running sums as text. */
+const PAGE_JSON = `json_agg(json_build_object('entry_id', m.entry_id::text, 'asset', m.asset, 'account', m.account,
+  'amount', m.amount::text, 'entry_kind', m.entry_kind, 'ref', m.ref, 'created_at', m.created_at,
+  'running', m.running::text, 'entry_net', m.entry_net::text) order by m.entry_id, m.asset, m.account)`;
 
 /**
- * `statement_months(users, from, to, asset, cursor…, page)`: the months of several holders, one
- * row each: per account the balance before `from` and the credits and debits until `to`
- * (`totals`), the month's entries that moved money between the holder and anyone else (`nets`),
- * and the month's movements after the cursor, at most `page`, each with its account's running sum
- * (`movements`). The holders' postings up to `to` are read once (ledger_postings folds each income
- * line into its entry's posting). Amounts travel as text in the JSON, so no bigint passes through
- * a double.
- *
- * A function so that each connection plans it once: planned per call, the ledger's view over
- * every postings and income partition cost several times what running it does. Once is forced
- * (`plan_cache_mode`): left to choose, plpgsql judged the plan for any holder costlier than one
- * for the holder at hand and planned every call again. The plan for any holder is the one a
- * single holder gets: the holder's postings by key, their entries by id. The entry is looked up
- * in a subquery the planner cannot merge into a join (`limit 1`): as a join, the generic plan
- * read every journal entry of the platform by a merge or hash join, for a few hundred postings.
- *
- * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
+ * The month from each account's month figures (ledger/balances.ts), for holders whose every
+ * account holds the asked month's or an earlier one's (`v_rolled`): the totals and flows are a
+ * row per account, and the page reads each account's first `p_page` movements of the month from
+ * its first entry of the month on the postings' key. An account's movements on the page are the
+ * first of its month, so their running sums start at zero; every posting of an entry on the page
+ * is among those read (an account has one posting per entry, and each before it is on the page).
  */
-export const STATEMENT_MONTHS = sql`
-  create or replace function statement_months(
-    p_users bigint[], p_from timestamptz, p_to timestamptz, p_asset text,
-    p_cursor_entry bigint, p_cursor_asset text, p_cursor_account text, p_page int
-  ) returns table (user_id bigint, totals json, nets json, movements json)
-  language plpgsql stable
-  set plan_cache_mode = force_generic_plan
-  as $fn$
-  #variable_conflict use_column
-  begin
-    return query
+const ROLLED = `
+    with acc as (
+      select a.user_id, a.asset, a.kind as account, a.month_first_entry, a.month_start = p_from as moved,
+        a.balance - case when a.month_start = p_from then a.month_credits + a.month_debits else 0 end as opening,
+        case when a.month_start = p_from then a.month_credits else 0 end as credits,
+        case when a.month_start = p_from then a.month_debits else 0 end as debits,
+        case when a.month_start = p_from then a.month_in else 0 end as money_in,
+        case when a.month_start = p_from then a.month_earned else 0 end as earnings,
+        case when a.month_start = p_from then a.month_out else 0 end as money_out
+      from accounts a where a.user_id = any(v_rolled) and (p_asset is null or a.asset = p_asset)
+    ),
+    account_totals as (select t.user_id, ${TOTALS_JSON} as totals from acc t group by t.user_id),
+    asset_flows as (
+      select f.user_id, ${FLOWS_JSON} as flows
+      from (select user_id, asset, sum(money_in) as money_in, sum(earnings) as earnings, sum(money_out) as money_out
+        from acc group by user_id, asset) f
+      group by f.user_id
+    ),
+    candidates as (
+      select t.user_id, p.entry_id, t.asset, t.account, p.amount, p.entry_kind, p.ref, p.created_at
+      from acc t cross join lateral (
+        select lp.entry_id, lp.amount, e.kind as entry_kind, e.ref, e.created_at
+        from ledger_postings lp
+        cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = lp.entry_id limit 1) e
+        where lp.user_id = t.user_id and lp.asset = t.asset and lp.kind = t.account and lp.entry_id >= t.month_first_entry
+          and e.created_at >= p_from and e.created_at < p_to
+        order by lp.entry_id limit p_page
+      ) p
+      where t.moved
+    ),
+    page as (
+      select m.user_id, ${PAGE_JSON} as movements
+      from (
+        select c.*,
+          sum(c.amount) over (partition by c.user_id, c.asset, c.account order by c.entry_id)::bigint as running,
+          sum(c.amount) over (partition by c.user_id, c.entry_id, c.asset)::bigint as entry_net,
+          row_number() over (partition by c.user_id order by c.entry_id, c.asset, c.account) as place
+        from candidates c
+      ) m
+      where m.place <= p_page
+      group by m.user_id
+    )
+    select h.id, true, t.totals, f.flows, g.movements
+    from unnest(v_rolled) as h(id)
+    left join account_totals t on t.user_id = h.id
+    left join asset_flows f on f.user_id = h.id
+    left join page g on g.user_id = h.id`;
+
+/**
+ * The month from the postings, for the other holders and for pages after the first: every
+ * posting of the holder up to `p_to`, read once (`lines`), gives the totals, the entries' nets
+ * (the flows: a settlement's positive net is earnings, any other positive one money in, a
+ * negative one money out; nets of zero, between the holder's own accounts, count in none) and
+ * the page after the cursor with running sums over the month.
+ */
+const SCANNED = `
     with lines as materialized (
       select p.user_id, p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at
       from ledger_postings p
       cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = p.entry_id limit 1) e
-      where p.user_id = any(p_users) and e.created_at < p_to and (p_asset is null or p.asset = p_asset)
+      where p.user_id = any(v_scanned) and e.created_at < p_to and (p_asset is null or p.asset = p_asset)
     ),
     month as (
       select l.*,
@@ -43,8 +92,7 @@ export const STATEMENT_MONTHS = sql`
       from lines l where l.created_at >= p_from
     ),
     account_totals as (
-      select t.user_id, json_agg(json_build_object('asset', t.asset, 'account', t.account, 'opening', t.opening::text,
-        'credits', t.credits::text, 'debits', t.debits::text) order by t.asset, t.account) as totals
+      select t.user_id, ${TOTALS_JSON} as totals
       from (
         select l.user_id, l.asset, l.account,
           coalesce(sum(l.amount) filter (where l.created_at < p_from), 0)::bigint as opening,
@@ -55,18 +103,21 @@ export const STATEMENT_MONTHS = sql`
       group by t.user_id
     ),
     entry_nets as (
-      select n.user_id, json_agg(json_build_object('asset', n.asset, 'entry_kind', n.entry_kind, 'ref', n.ref, 'net', n.net::text)
-        order by n.entry_id, n.asset) as nets
+      select m.user_id, m.asset, m.entry_kind, sum(m.amount) as net from month m group by m.user_id, m.entry_id, m.asset, m.entry_kind
+    ),
+    asset_flows as (
+      select f.user_id, ${FLOWS_JSON} as flows
       from (
-        select m.user_id, m.entry_id, m.asset, m.entry_kind, m.ref, sum(m.amount)::bigint as net from month m
-        group by m.user_id, m.entry_id, m.asset, m.entry_kind, m.ref having sum(m.amount) <> 0
-      ) n
-      group by n.user_id
+        select n.user_id, n.asset,
+          coalesce(sum(n.net) filter (where n.net > 0 and n.entry_kind <> '${EARNINGS_KIND}'), 0) as money_in,
+          coalesce(sum(n.net) filter (where n.net > 0 and n.entry_kind = '${EARNINGS_KIND}'), 0) as earnings,
+          coalesce(sum(n.net) filter (where n.net < 0), 0) as money_out
+        from entry_nets n group by n.user_id, n.asset
+      ) f
+      group by f.user_id
     ),
     page as (
-      select m.user_id, json_agg(json_build_object('entry_id', m.entry_id::text, 'asset', m.asset, 'account', m.account,
-        'amount', m.amount::text, 'entry_kind', m.entry_kind, 'ref', m.ref, 'created_at', m.created_at,
-        'running', m.running::text, 'entry_net', m.entry_net::text) order by m.entry_id, m.asset, m.account) as movements
+      select m.user_id, ${PAGE_JSON} as movements
       from (
         select m.*, row_number() over (partition by m.user_id order by m.entry_id, m.asset, m.account) as place
         from month m
@@ -75,10 +126,60 @@ export const STATEMENT_MONTHS = sql`
       where m.place <= p_page
       group by m.user_id
     )
-    select h.id, t.totals, n.nets, g.movements
-    from unnest(p_users) as h(id)
+    select h.id, false, t.totals, f.flows, g.movements
+    from unnest(v_scanned) as h(id)
     left join account_totals t on t.user_id = h.id
-    left join entry_nets n on n.user_id = h.id
-    left join page g on g.user_id = h.id;
+    left join asset_flows f on f.user_id = h.id
+    left join page g on g.user_id = h.id`;
+
+/**
+ * `monthly_statements(users, from, to, asset, cursor…, page, scan)`: the months of several
+ * holders, one row each: per account the balance before `from` and the credits and debits until
+ * `to` (`totals`), per asset the month's money in, earnings and money out (`flows`), and the
+ * month's movements after the cursor, at most `page`, each with its account's running sum
+ * (`movements`); `rolled` says which way it was read. Amounts travel as text in the JSON, so no
+ * bigint passes through a double.
+ *
+ * A first page is read from the accounts' month figures (`ROLLED`) when every account of the
+ * holder (of the asset asked) holds the asked month, complete, or an earlier one: then it costs
+ * a row per account and the page's own postings, whatever the month holds. Otherwise, and for
+ * later pages or when `scan` asks it (the tests compare the two), from the postings (`SCANNED`).
+ *
+ * A function so that each connection plans it once: planned per call, the ledger's view over
+ * every postings and income partition cost several times what running it does. Once is forced
+ * (`plan_cache_mode`): left to choose, plpgsql judged the plan for any holder costlier than one
+ * for the holder at hand and planned every call again. The entry of a posting is looked up in a
+ * subquery the planner cannot merge into a join (`limit 1`): as a join, the generic plan read
+ * every journal entry of the platform by a merge or hash join, for a few hundred postings.
+ *
+ * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
+ */
+export const MONTHLY_STATEMENTS = sql`
+  create or replace function monthly_statements(
+    p_users bigint[], p_from timestamptz, p_to timestamptz, p_asset text,
+    p_cursor_entry bigint, p_cursor_asset text, p_cursor_account text, p_page int, p_scan boolean
+  ) returns table (user_id bigint, rolled boolean, totals json, flows json, movements json)
+  language plpgsql stable
+  set plan_cache_mode = force_generic_plan
+  as $fn$
+  #variable_conflict use_column
+  declare
+    v_rolled bigint[] := '{}';
+    v_scanned bigint[];
+  begin
+    if not p_scan and p_cursor_entry is null then
+      select coalesce(array_agg(h.id), '{}') into v_rolled from unnest(p_users) as h(id)
+      where not exists (
+        select 1 from accounts a
+        where a.user_id = h.id and (p_asset is null or a.asset = p_asset)
+          and (a.month_start is null or a.month_start > p_from or (a.month_start = p_from and not a.month_known)));
+    end if;
+    select coalesce(array_agg(h.id), '{}') into v_scanned from unnest(p_users) as h(id) where h.id <> all(v_rolled);
+    if cardinality(v_rolled) > 0 then
+      return query ${sql.raw(ROLLED)};
+    end if;
+    if cardinality(v_scanned) > 0 then
+      return query ${sql.raw(SCANNED)};
+    end if;
   end
   $fn$`;

@@ -3,10 +3,10 @@ import type { AssetStatement, MonthlyData, MonthlyQuery, Movement } from '../../
 import type { Asset } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
 import { AppError } from '../http/errors.ts';
-import { type FlowTotals, flowOf, flowTotals } from './flows.ts';
+import { flowOf } from './flows.ts';
 import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
-import { type AccountTotals, type Cursor, type EntryNet, type HolderMonth, holderMonths, type MonthRange, type MovementRow } from './repository.ts';
+import { type AccountTotals, type AssetFlows, type Cursor, type HolderMonth, holderMonths, type MonthRange, type MovementRow } from './repository.ts';
 import { statementType } from './types.ts';
 
 const MONTHLY_PAGE = 50;
@@ -53,18 +53,15 @@ const totalsOf = (t: { opening: bigint; credits: bigint; debits: bigint }) => ({
  * Per asset, summed over the holder's accounts: opening + money in + earnings + money out =
  * closing, exactly (`flows`: the entries that moved money between the holder and anyone else);
  * with each account's own figures, opening + credits + debits = closing. Accounts with nothing
- * before or during the month are left out.
+ * before or during the month are not in `totals`.
  */
-function byAsset(totals: AccountTotals[], flows: Map<Asset, FlowTotals>): AssetStatement[] {
+function byAsset(totals: AccountTotals[], flows: AssetFlows[]): AssetStatement[] {
   const assets = new Map<Asset, AccountTotals[]>();
-  for (const t of totals) {
-    if (t.opening === 0n && t.credits === 0n && t.debits === 0n) continue;
-    assets.set(t.asset, [...(assets.get(t.asset) ?? []), t]);
-  }
+  for (const t of totals) assets.set(t.asset, [...(assets.get(t.asset) ?? []), t]);
   return [...assets].map(([asset, accounts]) => {
     const sum = (pick: (t: AccountTotals) => bigint) => accounts.reduce((acc, t) => acc + pick(t), 0n);
     const opening = sum((t) => t.opening);
-    const flow = flows.get(asset) ?? { moneyIn: 0n, earnings: 0n, moneyOut: 0n };
+    const flow = flows.find((f) => f.asset === asset) ?? { moneyIn: 0n, earnings: 0n, moneyOut: 0n };
     return {
       asset,
       opening: formatUnits(opening),
@@ -75,17 +72,6 @@ function byAsset(totals: AccountTotals[], flows: Map<Asset, FlowTotals>): AssetS
       accounts: accounts.map((t) => ({ account: t.account, ...totalsOf(t) })),
     };
   });
-}
-
-/** Each asset's month in flows, from its entries' nets. */
-function flowsByAsset(nets: EntryNet[]): Map<Asset, FlowTotals> {
-  const assets = new Set(nets.map((n) => n.asset));
-  return new Map(
-    [...assets].map((asset) => [
-      asset,
-      flowTotals(nets.filter((n) => n.asset === asset).map((n) => ({ type: statementType(n.entry_kind, n.ref), net: n.net }))),
-    ]),
-  );
 }
 
 /** What holders asked for in the same moment share when their months are read together. */
@@ -100,7 +86,7 @@ const monthsGathered = perOwner((db: Db) =>
     (ids: bigint[], ask: MonthAsk) => holderMonths(db, ids, ask.range, ask.cursor, ask.limit),
     ({ range, cursor, limit }) =>
       [range.from.toISOString(), range.asset ?? '', cursor ? `${cursor.entryId}/${cursor.asset}/${cursor.account}` : '', limit].join('|'),
-    (): HolderMonth => ({ totals: [], nets: [], movements: [] }),
+    (): HolderMonth => ({ rolled: false, totals: [], flows: [], movements: [] }),
   ),
 );
 
@@ -109,7 +95,7 @@ export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQue
   const month = query.month ?? monthOf(now);
   const { from, to } = monthRange(month);
   const limit = query.limit ?? MONTHLY_PAGE;
-  const { totals, nets, movements: rows } = await monthsGathered(db)(userId, {
+  const { totals, flows, movements: rows } = await monthsGathered(db)(userId, {
     range: { from, to, asset: query.asset },
     cursor: parseCursor(query.cursor),
     limit: limit + 1,
@@ -121,7 +107,7 @@ export async function monthlyStatement(db: Db, userId: bigint, query: MonthlyQue
     month,
     from: from.toISOString(),
     to: to.toISOString(),
-    assets: byAsset(totals, flowsByAsset(nets)),
+    assets: byAsset(totals, flows),
     movements: page.map((row) => toMovement(row, (opening.get(`${row.asset}|${row.account}`) ?? 0n) + row.running)),
     nextCursor: rows.length > limit && last ? `${last.entry_id}|${last.asset}|${last.account}` : null,
   };

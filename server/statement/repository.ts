@@ -51,38 +51,59 @@ export async function movementsAfter(db: Db, userId: bigint, after: bigint, size
 }
 
 export type AccountTotals = { asset: Asset; account: string; opening: bigint; credits: bigint; debits: bigint };
-export type EntryNet = { asset: Asset; entry_kind: string; ref: string | null; net: bigint };
+/** An asset's month in the three flows that are not internal (flows.ts); with the opening they make the closing. */
+export type AssetFlows = { asset: Asset; moneyIn: bigint; earnings: bigint; moneyOut: bigint };
 export type Cursor = { entryId: bigint; asset: string; account: string };
 export type MonthRange = { from: Date; to: Date; asset?: Asset | undefined };
 
 /**
- * A holder's month: per account the balance before `from` and the credits and debits until `to`;
- * the month's entries that moved money between the holder and anyone else (`nets`: the sum of the
- * holder's postings of an asset in each; entries between the holder's own accounts sum to zero
- * and are left out); and the month's movements after the cursor, at most `limit`, each with the
- * sum of its account's movements so far.
+ * A holder's month: per account the balance before `from` and the credits and debits until `to`
+ * (accounts of all zeros left out); per asset the month's flows; and the month's movements after
+ * the cursor, at most `limit`, each with the sum of its account's movements so far. `rolled`:
+ * read from the accounts' month figures rather than every posting (statement/functions.ts).
  */
-export type HolderMonth = { totals: AccountTotals[]; nets: EntryNet[]; movements: (MovementRow & { running: bigint })[] };
+export type HolderMonth = { rolled: boolean; totals: AccountTotals[]; flows: AssetFlows[]; movements: (MovementRow & { running: bigint })[] };
 
 type Json<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] extends Date ? string : T[K] };
-type MonthJson = { user_id: bigint; totals: Json<AccountTotals>[] | null; nets: Json<EntryNet>[] | null; movements: Json<MovementRow & { running: bigint }>[] | null };
+type FlowsJson = { asset: Asset; money_in: string; earnings: string; money_out: string };
+type MonthJson = {
+  user_id: bigint;
+  rolled: boolean;
+  totals: Json<AccountTotals>[] | null;
+  flows: FlowsJson[] | null;
+  movements: Json<MovementRow & { running: bigint }>[] | null;
+};
 
 /**
  * The months of several holders (same month, asset, cursor and page size), in one statement
- * (`statement_months`, statement/functions.ts, planned once per connection).
+ * (`monthly_statements`, statement/functions.ts, planned once per connection). `scan` reads every
+ * posting even where the month figures would do, for the tests that compare the two.
  */
-export async function holderMonths(db: Db, userIds: bigint[], range: MonthRange, cursor: Cursor | null, limit: number): Promise<Map<bigint, HolderMonth>> {
+export async function holderMonths(
+  db: Db,
+  userIds: bigint[],
+  range: MonthRange,
+  cursor: Cursor | null,
+  limit: number,
+  scan = false,
+): Promise<Map<bigint, HolderMonth>> {
   const { rows } = await sql<MonthJson>`
-    select user_id, totals, nets, movements from statement_months(${userIds}::bigint[], ${range.from}::timestamptz,
+    select user_id, rolled, totals, flows, movements from monthly_statements(${userIds}::bigint[], ${range.from}::timestamptz,
       ${range.to}::timestamptz, ${range.asset ?? null}::text, ${cursor?.entryId ?? null}::bigint, ${cursor?.asset ?? null}::text,
-      ${cursor?.account ?? null}::text, ${limit}::int)`.execute(db);
+      ${cursor?.account ?? null}::text, ${limit}::int, ${scan}::boolean)`.execute(db);
   return new Map(rows.map((r) => [r.user_id, holderMonthOf(r)]));
 }
 
 function holderMonthOf(r: MonthJson): HolderMonth {
   return {
+    rolled: r.rolled,
     totals: (r.totals ?? []).map((t) => ({ ...t, opening: BigInt(t.opening), credits: BigInt(t.credits), debits: BigInt(t.debits) })),
-    nets: (r.nets ?? []).map((n) => ({ ...n, net: BigInt(n.net) })),
+    flows: (r.flows ?? []).map((f) => ({
+      asset: f.asset,
+      moneyIn: BigInt(f.money_in),
+      earnings: BigInt(f.earnings),
+      moneyOut: BigInt(f.money_out),
+    })),
     movements: (r.movements ?? []).map((m) => ({
       ...m,
       entry_id: BigInt(m.entry_id),

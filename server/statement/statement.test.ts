@@ -4,6 +4,7 @@ import { PATHS } from '../../contract/paths.ts';
 import { type MonthlyData, type Movement, STATEMENT_COLUMNS, STATEMENT_TYPES } from '../../contract/statement.ts';
 import { createSession } from '../auth/sessions.ts';
 import { loadConfig } from '../config.ts';
+import { EARNINGS_KIND } from '../ledger/balances.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { settleDue } from '../settlement/settle.ts';
@@ -153,6 +154,11 @@ describe.each(DATABASES)('statements on %s', (kind) => {
     expect(statementType('settlement', 'settlement:2026-11-28:static')).toBe('income');
     expect(statementType('term_end', 'settlement:2027-11-28:term_end')).toBe('maturity');
     expect(statementType('something_new', null)).toBe('other');
+    // The month figures count a settlement's money as earnings by its kind alone (ledger/balances.ts).
+    for (const entryKind of KNOWN_ENTRY_KINDS) {
+      const earns = ['income', 'rebate'].includes(statementType(entryKind, `settlement:2026-11-28:${entryKind}`));
+      expect(earns, entryKind).toBe(entryKind === EARNINGS_KIND);
+    }
   });
 
   it('exports each holder’s whole history: documented columns, running balances, sums equal to the books', async () => {
@@ -313,6 +319,17 @@ describe.each(DATABASES)('statements on %s', (kind) => {
       const range = { from: new Date(`${from}T00:00:00Z`), to: new Date(`${to}T00:00:00Z`) };
       const all = await holderMonths(t.ctx.db, everyone, range, null, 4);
       for (const id of everyone) expect(all.get(id)).toEqual((await holderMonths(t.ctx.db, [id], range, null, 4)).get(id));
+      // A first page from the accounts' month figures is the same as from every posting. Every
+      // holder's December is read from the figures (the latest month each account moved in);
+      // November too for a holder none of whose accounts moved since.
+      for (const limit of [4, 50]) {
+        const rolled = await holderMonths(t.ctx.db, everyone, range, null, limit);
+        const scanned = await holderMonths(t.ctx.db, everyone, range, null, limit, true);
+        for (const id of everyone) {
+          if (from === '2026-12-01') expect(rolled.get(id)?.rolled).toBe(true);
+          expect({ ...rolled.get(id), rolled: false }).toEqual(scanned.get(id));
+        }
+      }
       const second = all.get(everyone[0] as bigint)?.movements.at(-1);
       if (second) {
         const cursor = { entryId: second.entry_id, asset: second.asset, account: second.account };
