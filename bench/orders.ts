@@ -1,5 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../server/db/connect.ts';
+import { postBatch } from '../server/ledger/batch.ts';
+
+/** What the treasury and the pool each start with: 10,000,000 AIC. */
+const FUNDING = 1_000_000_000_000_000n;
 
 /**
  * The benches' orders: `orders` of them spread over users 1..`users` (order i belongs to user
@@ -19,18 +23,16 @@ export async function insertOrdersAndFund(db: Db, orders: number, users: number)
       case when i % 5 = 4 then '2026-11-09T20:00:00Z'::timestamptz end,
       case when i % 5 < 2 then '2026-12-02'::date when i % 5 < 4 then '2027-10-28'::date end
     from generate_series(1, ${orders}) i`.execute(db);
-  await sql`with e as (insert into journal_entries (kind, ref) values ('bench', 'bench') returning id),
-    per_user as (select user_id, sum(principal)::bigint as amount from orders group by user_id),
-    total as (select sum(amount)::bigint as amount from per_user),
-    p as (insert into postings (entry_id, user_id, asset, kind, amount)
-      select e.id, user_id, 'AIC', 'earning', amount from e, per_user
-      union all select e.id, 0, 'AIC', 'exchange', -(total.amount + 2000000000000000) from e, total
-      union all select e.id, 0, 'AIC', 'treasury', 1000000000000000 from e
-      union all select e.id, 0, 'AIC', 'supercomputing_pool', 1000000000000000 from e)
-    insert into accounts (user_id, asset, kind, balance, allow_negative)
-      select user_id, 'AIC', 'earning', amount, false from per_user
-      union all select 0, 'AIC', 'exchange', -(total.amount + 2000000000000000), true from total
-      union all select 0, 'AIC', 'treasury', 1000000000000000, false
-      union all select 0, 'AIC', 'supercomputing_pool', 1000000000000000, false`.execute(db);
+  // Through the ledger's batch form, dated with the orders, so the accounts carry their month
+  // figures as a live platform's do (ledger/balances.ts).
+  await postBatch(db, {
+    kind: 'bench',
+    ref: 'bench',
+    at: new Date('2026-11-01T08:00:00Z'),
+    lines: sql`select user_id, 'earning' as kind, sum(principal)::bigint as amount from orders group by user_id
+      union all select 0, 'exchange', -(coalesce(sum(principal), 0) + ${2n * FUNDING}::bigint) from orders
+      union all select 0, 'treasury', ${FUNDING}::bigint
+      union all select 0, 'supercomputing_pool', ${FUNDING}::bigint`,
+  });
   await sql`analyze`.execute(db);
 }
