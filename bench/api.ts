@@ -21,13 +21,13 @@
  * holders 1, 11, 21, 31, 41 and 51 (the deepest teams) in place of the first spread ids past the
  * chain, each given 10,000 AIC; buys rotate over those with an inviter (holder 1, the root, has
  * none). At each of BENCH_CONNECTIONS (default "100") for BENCH_SECONDS: GET getAsset, POST
- * product/buy, GET statement/monthly (the settled days' month, limit 50), user/info,
+ * product/buy, GET statement/monthly (this month's and the settled days' month, limit 50), user/info,
  * invite-records, reward-log and notifications (limit 20). Each prints req/s, p50 / p99, errors
  * and CPU milliseconds a request (the server process, and every PostgreSQL process on the
  * machine), then N / 200 of req/s (goal >= 0.8x) and of CPU a request (<= 1.25x), and each
  * read's CPU a request over getAsset's (<= 3x); no errors. BENCH_DURING_DAY=1 then, on the
  * N-holder database, settles one more day without traffic, and the next under a mixed load (the
- * seven routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
+ * routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
  * requests a second in all, default 500) from the day's start to its end, against the same load
  * just before it; then the income verifier on that day and the ledger check.
  * BENCH_DURING_DAY=only runs that day alone, without the routes' runs before it.
@@ -220,8 +220,8 @@ function rotation(tokens: string[]) {
 const PRODUCTS = ['current', 'fixed30', 'reinvest360'];
 
 /** A signed-in GET of `path` (with its query), round the tokens. */
-const readLoad = (api: string, idleUrl: string, path: string, tokens: string[], query = ''): Load => ({
-  name: `GET ${path}`,
+const readLoad = (api: string, idleUrl: string, path: string, tokens: string[], query = '', label = ''): Load => ({
+  name: `GET ${path}${label ? ` (${label})` : ''}`,
   url: `${api}${path}${query ? `?${query}` : ''}`,
   idleUrl,
   headers: rotation(tokens).next,
@@ -471,11 +471,13 @@ async function openSessions(dbUrl: string, platformHolders: number): Promise<Ses
 /** The holder-facing routes, each round the sessions (the buy round those who may buy). */
 function holderLoads(api: string, sessions: Sessions): Load[] {
   const idleUrl = `${api}/readyz`;
-  const read = (path: string, query?: string) => readLoad(api, idleUrl, path, sessions.tokens, query);
+  const read = (path: string, query?: string, label?: string) => readLoad(api, idleUrl, path, sessions.tokens, query, label);
   return [
     read(PATHS.getAsset),
     buyLoad(api, idleUrl, sessions.buyers),
-    read(PATHS.statementMonthly, `month=${MONTH}&limit=50`),
+    // The month a holder opens (the server's, with the buys above) and the settled days' month.
+    read(PATHS.statementMonthly, 'limit=50', 'this month'),
+    read(PATHS.statementMonthly, `month=${MONTH}&limit=50`, 'settled month'),
     read(PATHS.userInfo),
     read(PATHS.inviteRecords, 'limit=20'),
     read(PATHS.rewardLog, 'limit=20'),
