@@ -16,6 +16,22 @@ const PAGE_JSON = `json_agg(json_build_object('entry_id', m.entry_id::text, 'ass
   'running', m.running::text, 'entry_net', m.entry_net::text) order by m.entry_id, m.asset, m.account)`;
 
 /**
+ * The last CTE, `page` (the movements of `ranked` up to `p_page`, per holder), and the answer: a
+ * row per holder of `users` (the function's array of them) with its totals, flows and page, and
+ * whether it came from the month figures (`v_rolled`).
+ */
+const pageAndAnswer = (ranked: string, users: 'v_rolled' | 'v_scanned') => `page as (
+      select m.user_id, ${PAGE_JSON} as movements from (${ranked}) m
+      where m.place <= p_page
+      group by m.user_id
+    )
+    select h.id, ${users === 'v_rolled'}, t.totals, f.flows, g.movements
+    from unnest(${users}) as h(id)
+    left join account_totals t on t.user_id = h.id
+    left join asset_flows f on f.user_id = h.id
+    left join page g on g.user_id = h.id`;
+
+/**
  * The month from each account's month figures (ledger/balances.ts), for holders whose every
  * account holds the asked month's or an earlier one's (`v_rolled`): the totals and flows are a
  * row per account, and the page reads each account's first `p_page` movements of the month from
@@ -53,23 +69,14 @@ const ROLLED = `
       ) p
       where t.moved
     ),
-    page as (
-      select m.user_id, ${PAGE_JSON} as movements
-      from (
-        select c.*,
-          sum(c.amount) over (partition by c.user_id, c.asset, c.account order by c.entry_id)::bigint as running,
-          sum(c.amount) over (partition by c.user_id, c.entry_id, c.asset)::bigint as entry_net,
-          row_number() over (partition by c.user_id order by c.entry_id, c.asset, c.account) as place
-        from candidates c
-      ) m
-      where m.place <= p_page
-      group by m.user_id
-    )
-    select h.id, true, t.totals, f.flows, g.movements
-    from unnest(v_rolled) as h(id)
-    left join account_totals t on t.user_id = h.id
-    left join asset_flows f on f.user_id = h.id
-    left join page g on g.user_id = h.id`;
+    ${pageAndAnswer(
+      `select c.*,
+        sum(c.amount) over (partition by c.user_id, c.asset, c.account order by c.entry_id)::bigint as running,
+        sum(c.amount) over (partition by c.user_id, c.entry_id, c.asset)::bigint as entry_net,
+        row_number() over (partition by c.user_id order by c.entry_id, c.asset, c.account) as place
+      from candidates c`,
+      'v_rolled',
+    )}`;
 
 /**
  * The month from the postings, for the other holders and for pages after the first: every
@@ -116,21 +123,12 @@ const SCANNED = `
       ) f
       group by f.user_id
     ),
-    page as (
-      select m.user_id, ${PAGE_JSON} as movements
-      from (
-        select m.*, row_number() over (partition by m.user_id order by m.entry_id, m.asset, m.account) as place
-        from month m
-        where p_cursor_entry is null or (m.entry_id, m.asset, m.account) > (p_cursor_entry, p_cursor_asset, p_cursor_account)
-      ) m
-      where m.place <= p_page
-      group by m.user_id
-    )
-    select h.id, false, t.totals, f.flows, g.movements
-    from unnest(v_scanned) as h(id)
-    left join account_totals t on t.user_id = h.id
-    left join asset_flows f on f.user_id = h.id
-    left join page g on g.user_id = h.id`;
+    ${pageAndAnswer(
+      `select m.*, row_number() over (partition by m.user_id order by m.entry_id, m.asset, m.account) as place
+      from month m
+      where p_cursor_entry is null or (m.entry_id, m.asset, m.account) > (p_cursor_entry, p_cursor_asset, p_cursor_account)`,
+      'v_scanned',
+    )}`;
 
 /**
  * `monthly_statements(users, from, to, asset, cursor…, page, scan)`: the months of several
