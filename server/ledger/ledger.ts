@@ -84,11 +84,12 @@ export async function postEntry(trx: Transaction<Database>, input: EntryInput): 
  * others: what `applyToBalances` counts as money in, earnings or out.
  */
 function netsOf(ordered: Posting[]): bigint[] {
+  const holding = (p: Posting) => `${p.userId}|${p.asset}`;
   const sums = new Map<string, bigint>();
-  for (const p of ordered) sums.set(`${p.userId}|${p.asset}`, (sums.get(`${p.userId}|${p.asset}`) ?? 0n) + p.amount);
+  for (const p of ordered) sums.set(holding(p), (sums.get(holding(p)) ?? 0n) + p.amount);
   const seen = new Set<string>();
   return ordered.map((p) => {
-    const key = `${p.userId}|${p.asset}`;
+    const key = holding(p);
     if (seen.has(key)) return 0n;
     seen.add(key);
     return sums.get(key) ?? 0n;
