@@ -16,6 +16,14 @@ const PAGE_JSON = `json_agg(json_build_object('entry_id', m.entry_id::text, 'ass
   'running', m.running::text, 'entry_net', m.entry_net::text) order by m.entry_id, m.asset, m.account)`;
 
 /**
+ * The journal entry of the posting `posting` names, as `e`, looked up by id in a subquery the
+ * planner cannot merge into a join (`limit 1`): as a join, the generic plan read every journal
+ * entry of the platform by a merge or hash join, for a few hundred postings.
+ */
+const entryOf = (posting: string) =>
+  `cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = ${posting}.entry_id limit 1) e`;
+
+/**
  * The last CTE, `page` (the movements of `ranked` up to `p_page`, per holder), and the answer: a
  * row per holder of `users` (the function's array of them) with its totals, flows and page, and
  * whether it came from the month figures (`v_rolled`).
@@ -62,7 +70,7 @@ const ROLLED = `
       from acc t cross join lateral (
         select lp.entry_id, lp.amount, e.kind as entry_kind, e.ref, e.created_at
         from ledger_postings lp
-        cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = lp.entry_id limit 1) e
+        ${entryOf('lp')}
         where lp.user_id = t.user_id and lp.asset = t.asset and lp.kind = t.account and lp.entry_id >= t.month_first_entry
           and e.created_at >= p_from and e.created_at < p_to
         order by lp.entry_id limit p_page
@@ -89,7 +97,7 @@ const SCANNED = `
     with lines as materialized (
       select p.user_id, p.entry_id, p.asset, p.kind as account, p.amount, e.kind as entry_kind, e.ref, e.created_at
       from ledger_postings p
-      cross join lateral (select j.kind, j.ref, j.created_at from journal_entries j where j.id = p.entry_id limit 1) e
+      ${entryOf('p')}
       where p.user_id = any(v_scanned) and e.created_at < p_to and (p_asset is null or p.asset = p_asset)
     ),
     month as (
@@ -146,9 +154,8 @@ const SCANNED = `
  * A function so that each connection plans it once: planned per call, the ledger's view over
  * every postings and income partition cost several times what running it does. Once is forced
  * (`plan_cache_mode`): left to choose, plpgsql judged the plan for any holder costlier than one
- * for the holder at hand and planned every call again. The entry of a posting is looked up in a
- * subquery the planner cannot merge into a join (`limit 1`): as a join, the generic plan read
- * every journal entry of the platform by a merge or hash join, for a few hundred postings.
+ * for the holder at hand and planned every call again. Each posting's entry is looked up by id
+ * (`entryOf`).
  *
  * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
  */
