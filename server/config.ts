@@ -66,6 +66,11 @@ export type Config = {
   withdrawMinimum: string;
   /** How often the in-process scheduler looks for work to settle; 0 turns it off. */
   settlementIntervalMs: number;
+  /**
+   * Holder ids a part of the steps crediting earning accounts spans (income/parts.ts): a buy
+   * waits for at most about one part's payment, and every part costs a transaction.
+   */
+  settlementPartHolders: number;
   /** Let operators move the clock (demo and tests only). */
   clockAdjustable: boolean;
   /** Where the rate-limit counters are shared by every process (redis:// or rediss://); unset: each process counts alone. */
@@ -169,6 +174,12 @@ function envInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   const value = Number(raw);
   // Digits only: "30s" or "1e3" is a typo, not 30 or 1000.
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value)) refuse(name, 'a whole number', raw);
+  return value;
+}
+
+function envPositive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = envInt(env, name, fallback);
+  if (value < 1) refuse(name, 'a whole number above 0', String(value));
   return value;
 }
 
@@ -508,6 +519,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     },
     withdrawMinimum: envAmount(env, 'WITHDRAW_MINIMUM', '1'),
     settlementIntervalMs: envInt(env, 'SETTLEMENT_INTERVAL_MS', 60_000),
+    settlementPartHolders: envPositive(env, 'SETTLEMENT_PART_HOLDERS', 20_000),
     // A real exchange (OIDC_ISSUER) means a real deployment: the clock stays put unless told.
     clockAdjustable: envBool(env, 'CLOCK_ADJUSTABLE', demoDefaults && !given(env, 'OIDC_ISSUER')),
     redisUrl: envRedisUrl(env, 'REDIS_URL'),

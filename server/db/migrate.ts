@@ -39,6 +39,7 @@ import * as m0035 from './migrations/0035_shared_clock_and_checks.ts';
 import * as m0036 from './migrations/0036_products_open.ts';
 import * as m0037 from './migrations/0037_income_totals.ts';
 import * as m0038 from './migrations/0038_account_months.ts';
+import * as m0039 from './migrations/0039_orders_by_holder.ts';
 import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -80,6 +81,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0036_products_open': m0036,
   '0037_income_totals': m0037,
   '0038_account_months': m0038,
+  '0039_orders_by_holder': m0039,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

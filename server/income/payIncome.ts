@@ -205,8 +205,7 @@ const ordersRun = (step: IncomeStep, orders: OrderPayment, fresh: boolean) => sq
   ${paidAsIs(ORDER_UPDATES)}`;
 
 /** The payment of the orders of `part`'s holders only. */
-const ofPart = (orders: OrderPayment, part: Part): OrderPayment =>
-  part.of === 1 ? orders : { ...orders, where: sql`(${orders.where}) and ${inPart('user_id', part)}` };
+const ofPart = (orders: OrderPayment, part: Part): OrderPayment => ({ ...orders, where: sql`(${orders.where}) and ${inPart('user_id', part)}` });
 
 /** Candidates paid as they are on a first run, and only those not paid yet on a later one. */
 const candidatesRun = (step: IncomeStep, candidates: RawBuilder<unknown>, fresh: boolean) => sql`

@@ -19,7 +19,7 @@ import type { Db } from '../db/connect.ts';
 import type { AccountKind, Asset, Database } from '../db/schema.ts';
 import { addDays, dayNumber } from '../platform/clock.ts';
 import { transact } from '../db/transact.ts';
-import { inPart, type Part, WHOLE } from '../income/parts.ts';
+import { type HashPart, inPart, WHOLE } from '../income/parts.ts';
 import { LOCKS } from '../db/locks.ts';
 
 type Trx = Transaction<Database>;
@@ -177,7 +177,7 @@ const chunksTable = (day: string, asset: Asset, index: number) => partTable('pro
  * with a negative balance, and the ledger's user accounts summed for the cross-check (every
  * holder's, a leaf or not: one pass over the accounts).
  */
-async function stagePart(db: Trx, day: string, asset: Asset, part: Part, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
+async function stagePart(db: Trx, day: string, asset: Asset, part: HashPart, kind: 'temp' | 'unlogged'): Promise<StageCounts> {
   const stage = stageTable(day, asset, part.index);
   const pivot = LEAF_KINDS.map((k) => sql`coalesce(bigint_sum(a.balance) filter (where a.kind = ${k}), 0) as ${sql.ref(k)}`);
   const columns = sql.join(LEAF_KINDS.map((k) => sql.ref(k)));

@@ -14,7 +14,7 @@ import { payRebatesPart, releaseLockups, rollUpTeam, stageRebates, writeTeamStat
 import { moveWithinUsers } from '../ledger/batch.ts';
 import { type IncomeStep, payIncome, Shortfall } from '../income/payIncome.ts';
 import type { OrderColumns } from '../income/orderPayment.ts';
-import type { Part } from '../income/parts.ts';
+import { holderRanges, type Part } from '../income/parts.ts';
 import { ensureIncomeDay, summarizeIncomeDays } from '../income/days.ts';
 import { transact } from '../db/transact.ts';
 import { teamRules } from '../team/rules.ts';
@@ -359,18 +359,17 @@ const paid = (s: DayState, name: LockedStep, work: (trx: Trx) => Promise<{ rows:
 
 /**
  * The steps that credit holders' earning accounts (the fixed accrual, the pool's output, the
- * current cycles) are paid in parts by holder, one transaction after another under the step's
- * lock. A buy credits the same account and waits for the transaction holding it: for one part's
+ * current cycles) are paid in parts by ranges of holder ids (`holderRanges`,
+ * SETTLEMENT_PART_HOLDERS ids a part), one transaction after another under the step's lock. A
+ * buy credits the same account and waits for the transaction holding it: for one part's
  * balances and commit, not the whole step's. Each part pays once (payIncome: a part run again
- * pays only its lines not there yet); more parts cost a scan of the step's orders each.
+ * pays only its lines not there yet) and reads its own orders only, a range of the index of the
+ * active orders by holder.
  */
-const INCOME_PART_COUNT = 4;
-const INCOME_PARTS: Part[] = Array.from({ length: INCOME_PART_COUNT }, (_, index) => ({ index, of: INCOME_PART_COUNT }));
-
-/** `pay` for each of INCOME_PARTS in its own transaction: the rows paid in all. */
 async function inParts(ctx: AppContext, day: string, name: LockedStep, pay: (trx: Trx, part: Part) => Promise<{ rows: number }>) {
   let rows = 0;
-  for (const part of INCOME_PARTS) rows += (await inStep(ctx, day, name, (trx) => pay(trx, part))).rows;
+  const parts = await holderRanges(ctx.db, ctx.config.settlementPartHolders);
+  for (const part of parts) rows += (await inStep(ctx, day, name, (trx) => pay(trx, part))).rows;
   return rows;
 }
 
