@@ -61,6 +61,7 @@ import {
   type Settled,
   settleOne,
   settleVacuumed,
+  stepsText,
   vacuumBefore,
 } from './population.ts';
 import { type Figure, int, report } from './report.ts';
@@ -640,6 +641,14 @@ async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure
         benchmark: 'api',
         figure: `${label}: day ${busyDay} settled under the mixed load s`,
         value: `${underLoad.settled.totalS.toFixed(1)} (${slower.toFixed(2)}x the day without)`,
+      },
+      // Which steps the traffic slows, and the database's CPU for each day: its share of the cores.
+      { benchmark: 'api', figure: `${label}: day ${quietDay} steps s`, value: stepsText(quiet.steps) },
+      { benchmark: 'api', figure: `${label}: day ${busyDay} steps s, under the load`, value: stepsText(underLoad.settled.steps) },
+      {
+        benchmark: 'api',
+        figure: `${label}: database CPU s while the day settles, without / under the load`,
+        value: `${quiet.databaseCpuS?.toFixed(1) ?? 'n/a'} / ${underLoad.settled.databaseCpuS?.toFixed(1) ?? 'n/a'}`,
       },
       ...underLoad.during.flatMap((run, i) => dayRouteFigures(`${label} while day ${busyDay} settles`, run, underLoad.before[i])),
       {

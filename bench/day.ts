@@ -37,7 +37,7 @@ import { checkLedger } from '../server/ledger/ledger.ts';
 import { addDays } from '../server/platform/clock.ts';
 import { benchContext, onScratchSchema } from './context.ts';
 import { type DayTotals, dayTotals, totalsDiffer, type Yardstick, type YardstickDay, yardstickDays } from './dayYardstick.ts';
-import { FIRST_DAY, populate, type Settled, settleOne } from './population.ts';
+import { FIRST_DAY, populate, type Settled, settleOne, stepsText } from './population.ts';
 import { type Figure, int, report } from './report.ts';
 
 const url = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -110,11 +110,6 @@ async function onPglite(holders: number) {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const stepsText = (steps: Record<string, number>) =>
-  Object.entries(steps)
-    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
-    .join(', ');
 
 /**
  * The held day beside its yardstick (bench/dayYardstick.ts): the yardstick's time and steps, the

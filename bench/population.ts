@@ -127,6 +127,12 @@ export type Settled = {
   databaseCpuS: number | null;
 };
 
+/** A day's steps and their seconds, as the report prints them. */
+export const stepsText = (steps: Record<string, number>) =>
+  Object.entries(steps)
+    .map(([name, ms]) => `${name} ${(ms / 1000).toFixed(2)}`)
+    .join(', ');
+
 /** The moment the scheduler settles `day`: an hour after it ends. */
 const settledAt = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + DAY_MS + 3_600_000);
 
