@@ -14,11 +14,10 @@ import type { Db } from '../db/connect.ts';
  * - `{ from, below }`: the holders with ids from `from` up to, not including, `below` (null: no
  *   bound on that side). For the steps paying orders (`holderRanges`): a part's orders are then a
  *   range of an index, and its holders' accounts sit together in the table, where a hash spread
- *   each part over every page (a part of a thirty-second of the fixed accrual cost twice to three
- *   times as much a row hashed as ranged at a million holders).
+ *   each part over every page of both.
  */
-export type Part = HashPart | { from: bigint | null; below: bigint | null };
 export type HashPart = { index: number; of: number };
+export type Part = HashPart | { from: bigint | null; below: bigint | null };
 
 /** Every holder: a step paid in one piece. */
 export const WHOLE: HashPart = { index: 0, of: 1 };
