@@ -61,6 +61,7 @@ describe('configuration checked at start-up', () => {
     ['level thresholds, by their variable', { LEVEL_THRESHOLDS: '100,50' }, 'LEVEL_THRESHOLDS "100,50": thresholds rise with the level'],
     ['unlock tiers, by their variable', { UNLOCK_TIERS: '10000' }, 'UNLOCK_TIERS "10000": tiers as holding:share, e.g. 10000:0.5,5000:0.3'],
     ['the lock-up, by its variable', { LOCKUP_DAYS: 'ten' }, 'LOCKUP_DAYS "ten": whole days, 0 to 9999'],
+    ['settlement parts of no holders', { SETTLEMENT_PART_HOLDERS: '0' }, 'SETTLEMENT_PART_HOLDERS must be a whole number above 0 (got "0")'],
     ['the effective minimum, by its variable', { EFFECTIVE_MINIMUM: 'lots' }, 'EFFECTIVE_MINIMUM "lots": an amount'],
     ['a proxy list trusting anyone', { TRUST_PROXY: 'true' }, 'TRUST_PROXY must be proxy addresses or CIDR ranges separated by commas, or a number of hops (got "true")'],
     [
