@@ -125,13 +125,16 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   return { output, totalPower, poolBalance };
 }
 
-/** 360-day: the day's output shared by power; reinvested shares grow principal and power. */
-async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date, part: Part) {
+/**
+ * 360-day: the day's output and power, fixed at first sight, with the figures every line shares
+ * stored once with the day (each line keeps its order's power and reinvestment: income/inputs.ts
+ * reads them back as the line's inputs). Null when there is nothing to share. Once per day, before
+ * the parts paying the shares (`staticStep`).
+ */
+async function staticFigures(trx: Trx, day: string, params: EarnParams, now: Date) {
   const { output, totalPower, poolBalance } = await dayOutput(trx, day, params, now);
-  if (output === 0n || totalPower === 0n) return { rows: 0, total: 0n };
+  if (output === 0n || totalPower === 0n) return null;
   const c = coefficientScaled(params, day).toString();
-  // The day's figures every line shares, stored once with the day; each line keeps its order's
-  // power and reinvestment (income/inputs.ts reads them back as the line's inputs).
   const dayInputs = JSON.stringify({
     totalPower: totalPower.toString(),
     output: output.toString(),
@@ -144,8 +147,7 @@ async function staticOutput(trx: Trx, day: string, params: EarnParams, now: Date
     maxRateFrom: params.versions.poolMaxDailyRate,
   });
   await trx.updateTable('settlement_days').set({ static_inputs: dayInputs }).where('day', '=', day).execute();
-  const figures = { output, totalPower, coefficient: c, multiplier: params.powerMultiplier, maxRate: params.poolMaxDailyRate };
-  return payIncome(trx, { ...staticStep(day, figures, now), part });
+  return { output, totalPower, coefficient: c, multiplier: params.powerMultiplier, maxRate: params.poolMaxDailyRate };
 }
 
 /**
@@ -408,7 +410,8 @@ const DAY_STEPS: Step<StepName, DayState>[] = [
     touches: 'reads the pool and the earning 360-day orders; pays their shares from the pool, reinvested ones into principal and power',
     run: (s) =>
       orWait(s, 'static', async () => {
-        s.counts.staticRows = await inParts(s.ctx, s.day, 'static', (trx, part) => staticOutput(trx, s.day, s.params, s.now, part));
+        const figures = await inStep(s.ctx, s.day, 'static', (trx) => staticFigures(trx, s.day, s.params, s.now));
+        if (figures) s.counts.staticRows = await inParts(s.ctx, s.day, 'static', (trx, part) => payIncome(trx, { ...staticStep(s.day, figures, s.now), part }));
       }),
   },
   {
