@@ -596,17 +596,35 @@ function mixed(loads: Load[], duration: number, until?: Promise<unknown>): Promi
   return Promise.all(loads.map((load, i) => measure(load, share(i), duration, until, rate)));
 }
 
-type UnderLoad = { before: Measured[]; during: Measured[]; settled: Omit<Settled, 'vacuumS'> };
+type UnderLoad = { before: Measured[]; during: Measured[]; settled: Omit<Settled, 'vacuumS'>; cpu: { before: Cpu; during: Cpu } };
 
-/** The mixed load just before `day` settles, then from the moment it starts settling until it is done. */
-async function settleUnderLoad(ctx: AppContext, day: string, loads: Load[], idleUrl: string): Promise<UnderLoad> {
+/**
+ * The mixed load just before `day` settles, then from the moment it starts settling until it is
+ * done; with the CPU of each window (the server's process and the database's).
+ */
+async function settleUnderLoad(ctx: AppContext, day: string, loads: Load[], idleUrl: string, serverPid: number): Promise<UnderLoad> {
   await mixed(loads, warmup);
   await drained(idleUrl);
+  const beforeStart = cpuNow(serverPid);
   const before = await mixed(loads, seconds);
+  const beforeCpu = cpuSince(beforeStart, cpuNow(serverPid));
   await drained(idleUrl);
+  const duringStart = cpuNow(serverPid);
   const settling = settleVacuumed(ctx, day, true);
   const during = await mixed(loads, DAY_TRAFFIC_MAX_S, settling);
-  return { before, during, settled: await settling };
+  const settled = await settling;
+  return { before, during, settled, cpu: { before: beforeCpu, during: cpuSince(duringStart, cpuNow(serverPid)) } };
+}
+
+/**
+ * The traffic's CPU a request before the day (server / database), and during it, the database's
+ * less what the day alone used: what the traffic costs the cores the day shares.
+ */
+function trafficCpuText(runs: Measured[], cpu: Cpu, dayAloneS: number | null = 0): string {
+  const requests = runs.reduce((sum, run) => sum + run.result.requests.total, 0);
+  const perRequest = (s: number | null) => (s === null || requests === 0 ? 'n/a' : `${((s * 1000) / requests).toFixed(2)} ms`);
+  const database = cpu.databaseS === null || dayAloneS === null ? null : cpu.databaseS - dayAloneS;
+  return `${int(requests)} requests; server ${perRequest(cpu.serverS)}, database ${perRequest(database)} a request`;
 }
 
 /**
@@ -627,7 +645,7 @@ async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure
     let underLoad: UnderLoad;
     try {
       const api = `http://127.0.0.1:${server.port}`;
-      underLoad = await settleUnderLoad(ctx, busyDay, holderLoads(api, sessions), `${api}/readyz`);
+      underLoad = await settleUnderLoad(ctx, busyDay, holderLoads(api, sessions), `${api}/readyz`, server.pid);
     } finally {
       await server.stop();
     }
@@ -649,6 +667,12 @@ async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure
         benchmark: 'api',
         figure: `${label}: database CPU s while the day settles, without / under the load`,
         value: `${quiet.databaseCpuS?.toFixed(1) ?? 'n/a'} / ${underLoad.settled.databaseCpuS?.toFixed(1) ?? 'n/a'}`,
+      },
+      { benchmark: 'api', figure: `${label}: the load's CPU before the day`, value: trafficCpuText(underLoad.before, underLoad.cpu.before) },
+      {
+        benchmark: 'api',
+        figure: `${label}: the load's CPU while the day settles (database: less the day alone's)`,
+        value: trafficCpuText(underLoad.during, underLoad.cpu.during, quiet.databaseCpuS),
       },
       ...underLoad.during.flatMap((run, i) => dayRouteFigures(`${label} while day ${busyDay} settles`, run, underLoad.before[i])),
       {
