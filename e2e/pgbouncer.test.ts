@@ -37,7 +37,9 @@ run('two server processes through PgBouncer in transaction mode', () => {
       CLOCK_START: '2026-11-01T08:00:00Z',
     };
     // One migrates first; the second then finds the schema current.
-    a = await startServer({ ...shared, PORT: String(portA) });
+    // `a` as deploy/env.example sets it up; `b` with prepared statements on, which this
+    // PgBouncer (1.18) loses between its server connections: each read is sent again unnamed.
+    a = await startServer({ ...shared, PORT: String(portA), DATABASE_PREPARED_STATEMENTS: 'false' });
     b = await startServer(shared);
   });
   afterAll(async () => {
@@ -85,6 +87,13 @@ run('two server processes through PgBouncer in transaction mode', () => {
       const res = await fetch(`${server.baseUrl}${PATHS.getAsset}`, { headers: { authorization: `Bearer ${holder.token}` } });
       expect(res.status).toBe(401);
     }
+
+    // Reads repeated on both processes at once answer alike, whichever server connection each lands on.
+    const other = holders[1] as { token: string };
+    const reads = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => callApi<{ inviteCode: string }>([a, b][i % 2]?.baseUrl as string, PATHS.userInfo, other.token)),
+    );
+    expect(new Set(reads.map((r) => r.inviteCode)).size).toBe(1);
 
     const check = await callApi<{ ok: boolean; tree: { ok: boolean } }>(b.baseUrl, PATHS.operatorLedger, operator.token);
     expect(check.ok).toBe(true);

@@ -15,6 +15,8 @@ export type Config = {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** DATABASE_PREPARED_STATEMENTS: repeated reads keep their plan on the connection (db/prepared.ts). */
+  databasePrepare: boolean;
   logLevel: string;
   webDir: string;
   /** Price of one AIC in USD used until an operator sets one (decimal string). */
@@ -474,6 +476,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     host: envString(env, 'HOST', '0.0.0.0'),
     dataDir: envString(env, 'DATA_DIR', './data'),
     databaseUrl: envDatabaseUrl(env, 'DATABASE_URL'),
+    databasePrepare: envBool(env, 'DATABASE_PREPARED_STATEMENTS', true),
     logLevel: envOneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     webDir: envString(env, 'WEB_DIR', './dist/web'),
     aicPriceUsd: envDecimal(env, 'AIC_PRICE_USD', '0.85'),

@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, { refusePlaceholders: true });
   // Before anything else connects to Redis (and logs about it when it cannot).
   if (config.redisUrl) await checkRedisAtStart(config.redisUrl);
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, prepare: config.databasePrepare });
   await migrateToLatest(handle.db);
   if (config.seedDemo) await seedDemoData(handle.db);
   // The demo clock (an operator may move it, or it starts at CLOCK_START) is one for every process.

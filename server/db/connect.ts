@@ -3,6 +3,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { claimDataDir } from './dataDirLock.ts';
+import { PreparedStatements } from './prepared.ts';
 import { makePrivate, preparePrivateDir } from './privateDir.ts';
 import type { Database } from './schema.ts';
 
@@ -21,6 +22,12 @@ export type DbOptions = {
   /** PostgreSQL only: run in this schema (tests isolate themselves this way). */
   schema?: string | undefined;
   poolSize?: number;
+  /**
+   * PostgreSQL only: the statements run again and again outside a transaction keep their plan on
+   * the connection (db/prepared.ts). Off behind a pooler that does not carry prepared statements
+   * between its server connections (PgBouncer before 1.21 in transaction mode). Default on.
+   */
+  prepare?: boolean | undefined;
 };
 
 export type DbHandle = { db: Db; kind: 'postgres' | 'pglite'; close: () => Promise<void> };
@@ -55,7 +62,11 @@ async function connectPostgres(url: string, options: DbOptions): Promise<DbHandl
   // unheard, either crashes the process. The pool drops a broken connection and opens a new one
   // when needed; the request that used it fails on its next query and answers 503.
   pool.on('error', () => {});
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const statements = options.prepare === false ? undefined : new PreparedStatements();
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    statements?.install(client);
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, kind: 'postgres', close: () => db.destroy() };
 }

@@ -58,7 +58,7 @@ function dataDirProblem(dataDir: string, error: unknown): string | null {
  * naming DATABASE_URL, and a folder that cannot hold the embedded one with one naming DATA_DIR,
  * instead of the first migration failing with a driver's stack trace.
  */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<DbHandle> {
+export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; prepare?: boolean }): Promise<DbHandle> {
   let handle: DbHandle;
   try {
     handle = await connect(options);
