@@ -15,7 +15,7 @@ import { sqlStateOf } from './failures.ts';
  * A connection keeps at most PER_CONNECTION of them.
  */
 const PER_CONNECTION = 200;
-/** Texts counted before the count starts over: bounds the memory of one-off statements. */
+/** Texts counted before the count starts over, and named at most: bounds the memory of texts that vary. */
 const COUNTED = 10_000;
 
 /**
@@ -44,6 +44,7 @@ export class PreparedStatements {
   nameFor(text: string): string | undefined {
     const name = this.names.get(text);
     if (name) return name;
+    if (this.names.size >= COUNTED) return undefined;
     if (!this.seen.has(text)) {
       if (this.seen.size >= COUNTED) this.seen.clear();
       this.seen.set(text, 1);
