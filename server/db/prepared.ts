@@ -31,26 +31,26 @@ const LOST_WARNING =
 
 type Send = (config: unknown, values?: unknown, callback?: unknown) => Promise<pg.QueryResult>;
 
-/** The names given to statements in this process, and how often each other text was seen. */
+/** The names given to statements in this process, and the other texts seen once. */
 export class PreparedStatements {
   /** Names unique to this process, so that behind a pooler one never runs another's statement. */
   private readonly prefix = `aic_${randomBytes(4).toString('hex')}_`;
   private readonly names = new Map<string, string>();
-  private readonly seen = new Map<string, number>();
+  private readonly seenOnce = new Set<string>();
   /** Set once a server connection lost a statement: from then on every statement is sent unnamed. */
-  lost = false;
+  private lost = false;
 
   /** The name for `text`: once it has been seen before, else undefined (sent unnamed). */
   nameFor(text: string): string | undefined {
     const name = this.names.get(text);
     if (name) return name;
     if (this.names.size >= COUNTED) return undefined;
-    if (!this.seen.has(text)) {
-      if (this.seen.size >= COUNTED) this.seen.clear();
-      this.seen.set(text, 1);
+    if (!this.seenOnce.has(text)) {
+      if (this.seenOnce.size >= COUNTED) this.seenOnce.clear();
+      this.seenOnce.add(text);
       return undefined;
     }
-    this.seen.delete(text);
+    this.seenOnce.delete(text);
     const made = `${this.prefix}${this.names.size + 1}`;
     this.names.set(text, made);
     return made;
