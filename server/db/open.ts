@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { StartupError } from '../config.ts';
-import { connect, type DbHandle } from './connect.ts';
+import { connect, type DbHandle, type DbOptions } from './connect.ts';
 import { DataDirBusy } from './dataDirLock.ts';
 
 /** Where a DATABASE_URL points, without its password: host and port, and the database. */
@@ -58,7 +58,7 @@ function dataDirProblem(dataDir: string, error: unknown): string | null {
  * naming DATABASE_URL, and a folder that cannot hold the embedded one with one naming DATA_DIR,
  * instead of the first migration failing with a driver's stack trace.
  */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; prepare?: boolean }): Promise<DbHandle> {
+export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string } & Pick<DbOptions, 'prepare'>): Promise<DbHandle> {
   let handle: DbHandle;
   try {
     handle = await connect(options);

@@ -15,7 +15,7 @@ import { sqlStateOf } from './failures.ts';
  * A connection keeps at most PER_CONNECTION of them.
  */
 const PER_CONNECTION = 200;
-/** Texts counted before the count starts over, and named at most: bounds the memory of texts that vary. */
+/** Texts remembered as seen once before they are forgotten, and named at most: bounds the memory of texts that vary. */
 const COUNTED = 10_000;
 
 /**
