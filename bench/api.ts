@@ -87,8 +87,11 @@ type Load = {
   headers?: () => Record<string, string>;
   body?: () => string;
 };
-/** CPU seconds a run took: the server's process, and every PostgreSQL process (null: not on this machine). */
-type Cpu = { serverS: number | null; databaseS: number | null };
+/**
+ * CPU seconds a run took: the server's process, every PostgreSQL process (null: not on this
+ * machine), and this process, which sends the load (and, while a day settles, drives the day).
+ */
+type Cpu = { serverS: number | null; databaseS: number | null; benchS: number };
 type Measured = { load: Load; connections: number; result: Result; refused: number; accepted: number; cpu?: Cpu };
 /** autocannon's promise is its run, which stop() ends early (autocannon.d.ts leaves it out). */
 type Running = Promise<Result> & { stop: () => void };
@@ -184,10 +187,14 @@ const startBenchServer = (dbUrl: string): Promise<RunningServer> =>
 const warmup = Math.max(1, Math.round(seconds / 5));
 
 /** What the server's process and the database's have used so far (serverPid: the server's). */
-const cpuNow = (serverPid: number): Cpu => ({ serverS: processCpuS(serverPid), databaseS: databaseCpuS() });
+const cpuNow = (serverPid: number): Cpu => {
+  const own = process.cpuUsage();
+  return { serverS: processCpuS(serverPid), databaseS: databaseCpuS(), benchS: (own.user + own.system) / 1e6 };
+};
 const cpuSince = (before: Cpu, after: Cpu): Cpu => ({
   serverS: before.serverS === null || after.serverS === null ? null : after.serverS - before.serverS,
   databaseS: before.databaseS === null || after.databaseS === null ? null : after.databaseS - before.databaseS,
+  benchS: after.benchS - before.benchS,
 });
 
 /**
@@ -617,14 +624,17 @@ async function settleUnderLoad(ctx: AppContext, day: string, loads: Load[], idle
 }
 
 /**
- * The traffic's CPU a request before the day (server / database), and during it, the database's
- * less what the day alone used: what the traffic costs the cores the day shares.
+ * The traffic's CPU a request before the day (server / database / the load generator, this
+ * process), and during it, the database's less what the day alone used: what the traffic costs
+ * the cores the day shares. During the day this process also drives the day.
  */
-function trafficCpuText(runs: Measured[], cpu: Cpu, dayAloneS: number | null = 0): string {
+function trafficCpuText(runs: Measured[], cpu: Cpu, during?: { dayAloneS: number | null }): string {
   const requests = runs.reduce((sum, run) => sum + run.result.requests.total, 0);
   const perRequest = (s: number | null) => (s === null || requests === 0 ? 'n/a' : `${((s * 1000) / requests).toFixed(2)} ms`);
+  const dayAloneS = during ? during.dayAloneS : 0;
   const database = cpu.databaseS === null || dayAloneS === null ? null : cpu.databaseS - dayAloneS;
-  return `${int(requests)} requests; server ${perRequest(cpu.serverS)}, database ${perRequest(database)} a request`;
+  const bench = during ? "the load generator and the day's driver" : 'the load generator';
+  return `${int(requests)} requests; server ${perRequest(cpu.serverS)}, database ${perRequest(database)}, ${bench} ${perRequest(cpu.benchS)} a request`;
 }
 
 /**
@@ -672,7 +682,7 @@ async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure
       {
         benchmark: 'api',
         figure: `${label}: the load's CPU while the day settles (database: less the day alone's)`,
-        value: trafficCpuText(underLoad.during, underLoad.cpu.during, quiet.databaseCpuS),
+        value: trafficCpuText(underLoad.during, underLoad.cpu.during, { dayAloneS: quiet.databaseCpuS }),
       },
       ...underLoad.during.flatMap((run, i) => dayRouteFigures(`${label} while day ${busyDay} settles`, run, underLoad.before[i])),
       {

@@ -17,7 +17,8 @@ export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; 
       q = q.where(sql<boolean>`(day, order_id, kind) < (${day}::date, ${BigInt(orderId)}, ${kind})`);
     }
   }
-  const rows = await q.orderBy('day', 'desc').orderBy('order_id', 'desc').orderBy('kind', 'desc').limit(limit + 1).execute();
+  // The date column, not the text the select names `day`: the cursor's comparison is on it too.
+  const rows = await q.orderBy('income.day', 'desc').orderBy('order_id', 'desc').orderBy('kind', 'desc').limit(limit + 1).execute();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
