@@ -3,6 +3,7 @@ import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
+import { NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
 import { MONTHLY_STATEMENTS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 
@@ -27,4 +28,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TEAM_ROLL_UP,
   TEAM_STAGE_UPLINES,
   MONTHLY_STATEMENTS,
+  NOTICE_UNREAD_COUNT,
 ];

@@ -49,9 +49,7 @@ export async function notifyDayIncome(trx: Transaction<Database>, day: string, a
 const holder = (userId: bigint) => sql`${userId}::bigint`;
 
 export async function unreadCount(db: Executor, userId: bigint): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
-    select (select count(*) from notifications where user_id = ${userId} and read_at is null)
-      + (${unreadDayNotices(holder(userId))}) as n`.execute(db);
+  const { rows } = await sql<{ n: string }>`select notice_unread_count(${userId}) as n`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }
 
