@@ -186,7 +186,7 @@ const startBenchServer = (dbUrl: string): Promise<RunningServer> =>
 
 const warmup = Math.max(1, Math.round(seconds / 5));
 
-/** What the server's process and the database's have used so far (serverPid: the server's). */
+/** What the server's process, the database's and this one have used so far (serverPid: the server's). */
 const cpuNow = (serverPid: number): Cpu => {
   const own = process.cpuUsage();
   return { serverS: processCpuS(serverPid), databaseS: databaseCpuS(), benchS: (own.user + own.system) / 1e6 };
