@@ -42,10 +42,14 @@ const pageAndAnswer = (ranked: string, users: 'v_rolled' | 'v_scanned') => `page
 /**
  * The month from each account's month figures (ledger/balances.ts), for holders whose every
  * account holds the asked month's or an earlier one's (`v_rolled`): the totals and flows are a
- * row per account, and the page reads each account's first `p_page` movements of the month from
- * its first entry of the month on the postings' key. An account's movements on the page are the
- * first of its month, so their running sums start at zero; every posting of an entry on the page
- * is among those read (an account has one posting per entry, and each before it is on the page).
+ * row per account, and the page is the holder's first `p_page` movements of the month, read
+ * from the earliest first entry of the month of its moved accounts on, in one ordered pass over
+ * the holder's postings, sorted before each looks up its entry so that only the page's own
+ * movements do (an ordered subquery is not merged into the lookup's join; each account's own
+ * pass looked up a page's worth for every account). An account's movements on the
+ * page are the first of its month, so their running sums start at zero. The pass reads as many
+ * postings past the page as the holder has moved accounts, less one: every posting of the page's
+ * last entry (one per account at most) is then read, for its net.
  */
 const ROLLED = `
     with acc as (
@@ -65,17 +69,24 @@ const ROLLED = `
         from acc group by user_id, asset) f
       group by f.user_id
     ),
+    firsts as (
+      select t.user_id, min(t.month_first_entry) as first_entry, count(*)::int as accounts from acc t where t.moved group by t.user_id
+    ),
     candidates as (
-      select t.user_id, p.entry_id, t.asset, t.account, p.amount, p.entry_kind, p.ref, p.created_at
-      from acc t cross join lateral (
-        select lp.entry_id, lp.amount, e.kind as entry_kind, e.ref, e.created_at
-        from ledger_postings lp
+      select f.user_id, p.entry_id, p.asset, p.account, p.amount, p.entry_kind, p.ref, p.created_at
+      from firsts f cross join lateral (
+        select lp.entry_id, lp.asset, lp.account, lp.amount, e.kind as entry_kind, e.ref, e.created_at
+        from (
+          select q.entry_id, q.asset, q.kind as account, q.amount
+          from ledger_postings q
+          join acc t on t.user_id = q.user_id and t.asset = q.asset and t.account = q.kind
+          where q.user_id = f.user_id and q.entry_id >= f.first_entry and t.moved and q.entry_id >= t.month_first_entry
+          order by q.entry_id, q.asset, q.kind
+        ) lp
         ${entryOf('lp')}
-        where lp.user_id = t.user_id and lp.asset = t.asset and lp.kind = t.account and lp.entry_id >= t.month_first_entry
-          and e.created_at >= p_from and e.created_at < p_to
-        order by lp.entry_id limit p_page
+        where e.created_at >= p_from and e.created_at < p_to
+        limit p_page + f.accounts - 1
       ) p
-      where t.moved
     ),
     ${pageAndAnswer(
       `select c.*,
