@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
+import { REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
 import { MONTHLY_STATEMENTS } from './statement/functions.ts';
@@ -29,4 +30,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TEAM_STAGE_UPLINES,
   MONTHLY_STATEMENTS,
   NOTICE_UNREAD_COUNT,
+  REWARD_LOG,
 ];

@@ -1,24 +1,18 @@
 import { sql } from 'kysely';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
-import { lineInputs } from '../income/inputs.ts';
+import type { IncomeInputs } from '../../contract/income.ts';
 
-/** Income lines of a user, newest first; the cursor is "day|orderId|kind" of the last line. */
+/** The cursor's line, "day|orderId|kind"; anything else reads from the newest line. */
+const CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\|(\d{1,19})\|([a-z_]{1,40})$/;
+
+/** Income lines of a user, newest first; the cursor is "day|orderId|kind" of the last line (`reward_log`, rewardLogFunction.ts). */
 export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('income')
-    .select(['order_id', sql<string>`day::text`.as('day'), 'kind', 'amount', lineInputs('income').as('inputs')])
-    .where('user_id', '=', userId);
-  if (query.kind) q = q.where('kind', '=', query.kind);
-  if (query.cursor) {
-    const [day, orderId, kind] = query.cursor.split('|');
-    if (day && orderId && kind && /^\d+$/.test(orderId)) {
-      q = q.where(sql<boolean>`(day, order_id, kind) < (${day}::date, ${BigInt(orderId)}, ${kind})`);
-    }
-  }
-  // The date column, not the text the select names `day`: the cursor's comparison is on it too.
-  const rows = await q.orderBy('income.day', 'desc').orderBy('order_id', 'desc').orderBy('kind', 'desc').limit(limit + 1).execute();
+  const cursor = CURSOR_RE.exec(query.cursor ?? '');
+  const { rows } = await sql<{ order_id: bigint; day: string; kind: string; amount: bigint; inputs: IncomeInputs }>`
+    select order_id, day, kind, amount, inputs from reward_log(${userId}::bigint, ${query.kind ?? null}::text,
+      ${cursor?.[1] ?? null}::date, ${cursor?.[2] ?? null}::bigint, ${cursor?.[3] ?? null}::text, ${limit + 1}::int)`.execute(db);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
