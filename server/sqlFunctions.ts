@@ -7,6 +7,7 @@ import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
 import { MONTHLY_STATEMENTS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
+import { USER_SUMMARIES } from './team/summaryFunction.ts';
 
 /**
  * The SQL functions of the server, each defined in the folder that owns it, in dependency order
@@ -31,4 +32,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   MONTHLY_STATEMENTS,
   NOTICE_UNREAD_COUNT,
   REWARD_LOG,
+  USER_SUMMARIES,
 ];

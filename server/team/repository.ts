@@ -2,8 +2,7 @@ import { sql } from 'kysely';
 import { formatUnits, parseAmount } from '../../contract/money.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
-import { addDays } from '../platform/clock.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
+import { ORDERS } from '../db/statuses.ts';
 import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
 
@@ -150,41 +149,9 @@ type SummaryRow = {
   fixed: bigint;
 };
 
-/**
- * The My screen's figures of several holders on `today`, in one statement of key lookups per
- * holder: the team figures from the day's team_stats, income to date from the holders' totals
- * (income_totals), today's and yesterday's from those two days' partitions only.
- */
+/** The My screen's figures of several holders on `today`, a row each (`user_summaries`, summaryFunction.ts). */
 async function summariesOf(db: Db, userIds: bigint[], today: string): Promise<Map<bigint, SummaryRow>> {
-  const { rows } = await sql<SummaryRow>`
-    select u.id, u.name, u.invite_code, u.inviter_id, i.invite_code as inviter_code,
-      ts.level, ts.effective, ts.team_quantity, ts.team_count, ts.direct_count,
-      o.held, o.fixed, a.rewards, a.network_rewards, d.today, d.yesterday, t.cumulative, t.static, t.dynamic
-    from users u
-    left join users i on i.id = u.inviter_id
-    left join team_stats ts on ts.user_id = u.id
-    cross join lateral (
-      select coalesce(sum(principal) filter (where status in ${ORDERS.held}), 0)::bigint as held,
-        coalesce(sum(principal + income) filter (where product in ${productsIn('fixed')} and status = 'redeemable'), 0)::bigint as fixed
-      from orders where user_id = u.id
-    ) o
-    cross join lateral (
-      select coalesce(sum(balance) filter (where kind = 'rewards'), 0)::bigint as rewards,
-        coalesce(sum(balance) filter (where kind = 'network_rewards'), 0)::bigint as network_rewards
-      from accounts where user_id = u.id and asset = 'AIC'
-    ) a
-    cross join lateral (
-      select coalesce(sum(amount) filter (where day = ${today}::date), 0)::bigint as today,
-        coalesce(sum(amount) filter (where day = ${addDays(today, -1)}::date), 0)::bigint as yesterday
-      from income where user_id = u.id and day in (${today}::date, ${addDays(today, -1)}::date)
-    ) d
-    cross join lateral (
-      select coalesce(sum(amount), 0)::bigint as cumulative,
-        coalesce(sum(amount) filter (where kind = 'static'), 0)::bigint as static,
-        coalesce(sum(amount) filter (where kind = 'rebate'), 0)::bigint as dynamic
-      from income_totals where user_id = u.id
-    ) t
-    where u.id = any(${userIds}::bigint[])`.execute(db);
+  const { rows } = await sql<SummaryRow>`select * from user_summaries(${userIds}::bigint[], ${today}::date)`.execute(db);
   return new Map(rows.map((r) => [r.id, r]));
 }
 
