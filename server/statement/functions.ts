@@ -10,10 +10,16 @@ const TOTALS_JSON = `json_agg(json_build_object('asset', t.asset, 'account', t.a
 const FLOWS_JSON = `json_agg(json_build_object('asset', f.asset, 'money_in', f.money_in::text, 'earnings', f.earnings::text,
   'money_out', f.money_out::text) order by f.asset) filter (where f.money_in <> 0 or f.earnings <> 0 or f.money_out <> 0)`;
 
-/** The page: the movements in (entry, asset, account) order, at most `p_page` (`place`), with running sums as text. */
-const PAGE_JSON = `json_agg(json_build_object('entry_id', m.entry_id::text, 'asset', m.asset, 'account', m.account,
-  'amount', m.amount::text, 'entry_kind', m.entry_kind, 'ref', m.ref, 'created_at', m.created_at,
-  'running', m.running::text, 'entry_net', m.entry_net::text) order by m.entry_id, m.asset, m.account)`;
+/**
+ * The page: the movements, at most `p_page`, as one array per field (`place` their rank in
+ * (entry, asset, account) order; running sums and amounts as text). An array per field, not an
+ * object per movement: `json_build_object` looks up the type of each of its arguments for every
+ * movement, where `json_agg` does it once per array. Each array holds the movements in the same
+ * order, whatever it is: the server pairs them up and sorts by `place`.
+ */
+const PAGE_JSON = `json_build_object('place', json_agg(m.place), 'entry_id', json_agg(m.entry_id::text), 'asset', json_agg(m.asset),
+  'account', json_agg(m.account), 'amount', json_agg(m.amount::text), 'entry_kind', json_agg(m.entry_kind), 'ref', json_agg(m.ref),
+  'created_at', json_agg(m.created_at), 'running', json_agg(m.running::text), 'entry_net', json_agg(m.entry_net::text))`;
 
 /**
  * The journal entry of the posting `posting` names, as `e`, looked up by id in a subquery the

@@ -71,8 +71,10 @@ type MonthJson = {
   rolled: boolean;
   totals: Json<AccountTotals>[] | null;
   flows: FlowsJson[] | null;
-  movements: Json<MovementRow & { running: bigint }>[] | null;
+  movements: Columns<Json<MovementRow & { running: bigint }>> | null;
 };
+/** A page as one array per field, each in the same order; `place` is each movement's rank on the page. */
+type Columns<T> = { [K in keyof T]: T[K][] } & { place: number[] };
 
 /**
  * The months of several holders (same month, asset, cursor and page size), in one statement
@@ -104,13 +106,23 @@ function holderMonthOf(r: MonthJson): HolderMonth {
       earnings: BigInt(f.earnings),
       moneyOut: BigInt(f.money_out),
     })),
-    movements: (r.movements ?? []).map((m) => ({
-      ...m,
-      entry_id: BigInt(m.entry_id),
-      amount: BigInt(m.amount),
-      running: BigInt(m.running),
-      entry_net: BigInt(m.entry_net),
-      created_at: new Date(m.created_at),
-    })),
+    movements: r.movements ? movementsOf(r.movements) : [],
   };
+}
+
+/** The page's movements from its columns, in their order on the page. */
+function movementsOf(c: NonNullable<MonthJson['movements']>): HolderMonth['movements'] {
+  const at = (i: number) => c.place[i] as number;
+  const order = c.place.map((_, i) => i).sort((a, b) => at(a) - at(b));
+  return order.map((i) => ({
+    entry_id: BigInt(c.entry_id[i] as string),
+    asset: c.asset[i] as Asset,
+    account: c.account[i] as string,
+    amount: BigInt(c.amount[i] as string),
+    entry_kind: c.entry_kind[i] as string,
+    ref: c.ref[i] ?? null,
+    created_at: new Date(c.created_at[i] as string),
+    running: BigInt(c.running[i] as string),
+    entry_net: BigInt(c.entry_net[i] as string),
+  }));
 }
