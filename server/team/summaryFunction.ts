@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { readFunction } from '../db/readFunction.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /**
@@ -7,27 +8,22 @@ import { ORDERS, productsIn } from '../db/statuses.ts';
  * from the holders' totals (income_totals), today's and yesterday's from those two days'
  * partitions of `income`.
  *
- * A function so that each connection plans it once (`plan_cache_mode`): sent as a prepared
+ * A function so that each connection plans it once (`readFunction`): sent as a prepared
  * statement, PostgreSQL planned it at every call (the holders come as an array, whose length only
  * a plan made for it knows), and planning cost more than running it. The plan leaves out the
  * partitions of other days when it starts, from `today`, as a plan made for the day did.
  *
  * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
  */
-export const USER_SUMMARIES = sql`
-  create or replace function user_summaries(p_users bigint[], p_today date)
-  returns table (
-    id bigint, name text, invite_code text, inviter_id bigint, inviter_code text,
-    level smallint, effective boolean, team_quantity bigint, team_count integer, direct_count integer,
-    held bigint, fixed bigint, rewards bigint, network_rewards bigint,
-    today bigint, yesterday bigint, cumulative bigint, static bigint, dynamic bigint
-  )
-  language plpgsql stable
-  set plan_cache_mode = force_generic_plan
-  as $fn$
-  #variable_conflict use_column
-  begin
-    return query
+export const USER_SUMMARIES = readFunction(
+  sql`user_summaries(p_users bigint[], p_today date)
+    returns table (
+      id bigint, name text, invite_code text, inviter_id bigint, inviter_code text,
+      level smallint, effective boolean, team_quantity bigint, team_count integer, direct_count integer,
+      held bigint, fixed bigint, rewards bigint, network_rewards bigint,
+      today bigint, yesterday bigint, cumulative bigint, static bigint, dynamic bigint
+    )`,
+  sql`
     select u.id, u.name, u.invite_code, u.inviter_id, i.invite_code,
       ts.level, ts.effective, ts.team_quantity, ts.team_count, ts.direct_count,
       o.held, o.fixed, a.rewards, a.network_rewards, d.today, d.yesterday, t.cumulative, t.static, t.dynamic
@@ -55,6 +51,5 @@ export const USER_SUMMARIES = sql`
         coalesce(sum(s.amount) filter (where s.kind = 'rebate'), 0)::bigint as dynamic
       from income_totals s where s.user_id = u.id
     ) t
-    where u.id = any(p_users);
-  end
-  $fn$`;
+    where u.id = any(p_users)`,
+);
