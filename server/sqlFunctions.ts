@@ -4,7 +4,7 @@ import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
-import { NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
+import { NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
 import { MONTHLY_STATEMENTS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 import { USER_SUMMARIES } from './team/summaryFunction.ts';
@@ -31,6 +31,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TEAM_STAGE_UPLINES,
   MONTHLY_STATEMENTS,
   NOTICE_UNREAD_COUNT,
+  NOTICE_PAGE,
   REWARD_LOG,
   USER_SUMMARIES,
 ];

@@ -113,10 +113,13 @@ describe.each(DATABASES)("a settled day's income notices read from its lines, on
               expect(rows).toEqual(expected);
               const unread = await sql<{ n: string }>`${unreadDayNotices(user)}`.execute(trx);
               expect(Number(unread.rows[0]?.n)).toBe(expected.filter((n) => !n.read).length);
-              // The list pages rows and day notices together, newest first, each once.
+              // The list pages rows and day notices together, newest first, each once, and each
+              // page carries the count of the unread, rows and day notices alike.
+              const keptUnread = w.rows.filter((r) => r.holder === holder && !r.read).length;
               const seen: string[] = [];
               for (let cursor: string | undefined, i = 0; i < 50; i++) {
                 const page = await listNotices(trx, holderId(holder), { cursor, limit: 2 });
+                expect(page.unread).toBe(expected.filter((n) => !n.read).length + keptUnread);
                 seen.push(...page.items.map((n) => n.id));
                 if (!page.nextCursor) break;
                 cursor = page.nextCursor;

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { readFunction } from '../db/readFunction.ts';
 
 /**
  * A settled day's income notices (migration 0026). The day gets one notice id, drawn from the
@@ -16,7 +17,7 @@ export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::nu
 /** Which notices of a holder: ids after or before one, the unread only, a condition on the id. */
 export type NoticeRange = {
   after?: RawBuilder<unknown>;
-  before?: bigint;
+  before?: bigint | RawBuilder<unknown>;
   unread?: boolean;
   where?: (id: RawBuilder<unknown>) => RawBuilder<unknown>;
 };
@@ -60,7 +61,7 @@ export function dayNotices(user: RawBuilder<unknown>, range: NoticeRange, order:
  * All the holder's notices in `range`, rows and day notices together, as (id, kind, key, params,
  * created_at, read): at most `limit`, newest first or oldest.
  */
-export function holderNotices(user: RawBuilder<unknown>, range: NoticeRange, order: 'asc' | 'desc', limit: number) {
+export function holderNotices(user: RawBuilder<unknown>, range: NoticeRange, order: 'asc' | 'desc', limit: number | RawBuilder<unknown>) {
   const direction = sql.raw(order);
   const rows = sql`
     select kept.id, kept.kind, kept.key, kept.params, kept.created_at, kept.read_at is not null as read
@@ -109,3 +110,15 @@ export const NOTICE_UNREAD_COUNT = sql`
       + (${unreadDayNotices(sql.raw('p_user'))});
   end
   $fn$`;
+
+/**
+ * `notice_page(user, before, limit)`: the holder's notices before the id `before` (from the
+ * newest when null), newest first, at most `limit`. A function for the same reason as the count
+ * above; the two are read in one statement (notices.ts), so a screen costs one round trip and its
+ * page and count agree.
+ */
+export const NOTICE_PAGE = readFunction(
+  sql`notice_page(p_user bigint, p_before bigint, p_limit int)
+    returns table (id bigint, kind text, key text, params jsonb, created_at timestamptz, read boolean)`,
+  holderNotices(sql.raw('p_user'), { before: sql.raw('coalesce(p_before, 9223372036854775807)') }, 'desc', sql.raw('p_limit')),
+);

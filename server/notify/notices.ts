@@ -53,25 +53,34 @@ export async function unreadCount(db: Executor, userId: bigint): Promise<number>
   return Number(rows[0]?.n ?? 0);
 }
 
-type NoticeRow = { id: string; kind: string; params: Record<string, string>; created_at: Date; read: boolean };
+type NoticeRow = { unread: string; id: string | null; kind: string; params: Record<string, string>; created_at: Date; read: boolean };
 
-/** The holder's notices, newest first, `limit` after the cursor (the last id of the page before). */
+/**
+ * The holder's notices, newest first, `limit` after the cursor (the last id of the page before),
+ * and how many are unread: one statement, a row per notice (one of nulls when there is none),
+ * each carrying the count, counted once (`materialized`: a subquery would be pulled up into each row).
+ */
 export async function listNotices(
   db: Executor,
   userId: bigint,
   page: { cursor?: string | undefined; limit: number },
-): Promise<{ items: Notice[]; nextCursor: string | null }> {
-  const range = page.cursor ? { before: BigInt(page.cursor) } : {};
+): Promise<{ items: Notice[]; nextCursor: string | null; unread: number }> {
+  const before = page.cursor ? BigInt(page.cursor) : null;
   const { rows } = await sql<NoticeRow>`
-    select id::text, kind, params, created_at, read from (${holderNotices(holder(userId), range, 'desc', page.limit + 1)}) page`.execute(db);
-  const items = rows.slice(0, page.limit).map((row) => ({
-    id: row.id,
+    with n as materialized (select notice_unread_count(${userId}) as unread)
+    select n.unread, p.id::text as id, p.kind, p.params, p.created_at, p.read
+    from n left join lateral notice_page(${userId}, ${before}::bigint, ${page.limit + 1}) p on true
+    order by p.id desc`.execute(db);
+  const found = rows.filter((row) => row.id !== null);
+  const items = found.slice(0, page.limit).map((row) => ({
+    id: row.id ?? '',
     kind: row.kind as NoticeKind,
     params: row.params,
     createdAt: new Date(row.created_at).toISOString(),
     read: row.read,
   }));
-  return { items, nextCursor: rows.length > page.limit ? (items.at(-1)?.id ?? null) : null };
+  const nextCursor = found.length > page.limit ? (items.at(-1)?.id ?? null) : null;
+  return { items, nextCursor, unread: Number(rows[0]?.unread ?? 0) };
 }
 
 /**

@@ -18,12 +18,7 @@ export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
     PATHS.notifications,
     { schema: { tags, summary: 'The holder’s notices, newest first, with the unread count', ...secured, querystring: NoticesQuery, response: answers(NoticesData) } },
     async (request) => {
-      const userId = userIdOf(request);
-      const [page, unread] = await Promise.all([
-        listNotices(ctx.db, userId, { cursor: request.query.cursor, limit: request.query.limit ?? 20 }),
-        unreadCount(ctx.db, userId),
-      ]);
-      return ok({ ...page, unread });
+      return ok(await listNotices(ctx.db, userIdOf(request), { cursor: request.query.cursor, limit: request.query.limit ?? 20 }));
     },
   );
 
