@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
-import { ERRORS } from '../../contract/errors.ts';
+import { ERRORS, type ErrorName } from '../../contract/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
@@ -42,8 +42,9 @@ export function requireIdempotencyKeys(app: FastifyInstance): void {
   });
 }
 
-export function refusal(request: FastifyRequest, error: AppError): Answer {
-  const entry = ERRORS[error.errorName];
+/** The answer that refuses `request` with `error` (or an error's name), in the caller's language. */
+export function refusal(request: FastifyRequest, error: AppError | ErrorName): Answer {
+  const entry = ERRORS[typeof error === 'string' ? error : error.errorName];
   const msg = translate(entry.message, messageLanguage(request.headers['x-lang']));
   return { status: entry.http, body: { code: entry.code, msg, data: null } };
 }
