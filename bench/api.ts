@@ -25,7 +25,9 @@
  * invite-records, reward-log and notifications (limit 20). Each prints req/s, p50 / p99, errors
  * and CPU milliseconds a request (the server process, and every PostgreSQL process on the
  * machine), then N / 200 of req/s (goal >= 0.8x) and of CPU a request (<= 1.25x), and each
- * read's CPU a request over getAsset's (<= 3x); no errors. BENCH_DURING_DAY=1 then, on the
+ * read's CPU a request over getAsset's (<= 3x); no errors. Before each route's runs, with
+ * autovacuum off (as this machine's CI has it), the tables it would have analysed by then are
+ * (`analyzeAsAutovacuumWould`). BENCH_DURING_DAY=1 then, on the
  * N-holder database, settles one more day without traffic, and the next under a mixed load (the
  * routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
  * requests a second in all, default 500) from the day's start to its end, against the same load
@@ -51,6 +53,7 @@ import { verifyDay } from '../server/settlement/verify.ts';
 import { benchContext } from './context.ts';
 import { benchUserRange, hasBuyFunction, pgbench, YARDSTICKS, type Yardstick } from './pgbench.ts';
 import {
+  analyzeAsAutovacuumWould,
   CHAIN,
   databaseCpuS,
   FIRST_DAY,
@@ -498,7 +501,11 @@ async function runHolderLoads(platform: Platform, sessions: Sessions): Promise<M
   const runs: Measured[] = [];
   const server = await startBenchServer(platform.url);
   try {
-    for (const load of holderLoads(`http://127.0.0.1:${server.port}`, sessions)) await series(load, runs, server.pid);
+    for (const load of holderLoads(`http://127.0.0.1:${server.port}`, sessions)) {
+      const analysed = await analyzeAsAutovacuumWould(platform.url);
+      if (analysed.length) console.log(`analysed as autovacuum would have: ${analysed.join(', ')}`);
+      await series(load, runs, server.pid);
+    }
   } finally {
     await server.stop();
   }
