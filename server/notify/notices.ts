@@ -71,9 +71,9 @@ export async function listNotices(
     select n.unread, p.id::text as id, p.kind, p.params, p.created_at, p.read
     from n left join lateral notice_page(${userId}, ${before}::bigint, ${page.limit + 1}) p on true
     order by p.id desc`.execute(db);
-  const found = rows.filter((row) => row.id !== null);
+  const found = rows.filter((row): row is NoticeRow & { id: string } => row.id !== null);
   const items = found.slice(0, page.limit).map((row) => ({
-    id: row.id ?? '',
+    id: row.id,
     kind: row.kind as NoticeKind,
     params: row.params,
     createdAt: new Date(row.created_at).toISOString(),
