@@ -327,6 +327,19 @@ interface TeamStatsTable {
   direct_count: number;
   effective: boolean;
   level: number;
+  /** The downline inside the recruitment activity's window (migration 0040). */
+  window_direct: Big;
+  window_direct_effective: Big;
+  window_members: Big;
+  window_effective: Big;
+  window_quantity: Big;
+}
+
+/** The earning 360-day orders' total power, one row written by the day's `confirm` step (migration 0040). */
+interface PoolPowerTable {
+  one: ColumnType<boolean, never, never>;
+  total: Big;
+  as_of: string | null;
 }
 
 /** A holder's income to date by kind and, for rebates, branch (0 otherwise): migration 0037. */
@@ -448,6 +461,7 @@ export interface Database {
   proof_nodes: ProofNodesTable;
   operator_audit: OperatorAuditTable;
   team_stats: TeamStatsTable;
+  pool_power: PoolPowerTable;
   lockups: LockupsTable;
   orders: OrdersTable;
   income: IncomeTable;

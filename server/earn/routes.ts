@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import { AutoRenewBody, BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
 import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
@@ -11,18 +10,17 @@ import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
-import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { bindInviter } from '../team/binding.ts';
-import { coefficientScaled, dailyRateOf, daysBetween, earnParams, formatScaled } from './params.ts';
+import { coefficientScaled, dailyRateOf, daysBetween, formatScaled } from './params.ts';
+import { holderFigures, platformFigures } from './productInfo.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
 import { findOrder, listOrders, toOrder } from './repository.ts';
-import { claimRewards, quotaUsed, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
+import { claimRewards, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import { termDates } from './termDates.ts';
 import type { Product } from '../db/schema.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
 import { PRODUCTS, productOf, renews } from '../../contract/products.ts';
 
 const secured = { security: [{ bearer: [] }] };
@@ -54,23 +52,12 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
 
   app.get(
     PATHS.productInfo,
-    { schema: { tags, summary: 'The three products, rates, quota left and today’s coefficient', ...secured, response: answers(ProductInfoData) } },
+    { schema: { tags, summary: 'The products, rates, quota left and today’s coefficient', ...secured, response: answers(ProductInfoData) } },
     async (request) => {
       const userId = userIdOf(request);
       const today = utcDay(ctx.clock.now());
-      const params = await earnParams(ctx.db, ctx.config.earn, today);
-      const c = coefficientScaled(params, today);
-      const [used, user, pool, power, wallet, rewards, history] = await Promise.all([
-        quotaUsed(ctx.db, userId, today),
-        ctx.db.selectFrom('users').select('inviter_id').where('id', '=', userId).executeTakeFirst(),
-        balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
-        sql<{ total: bigint }>`select coalesce(sum(power), 0)::bigint as total from orders
-          where product in ${productsIn('pool')} and status in ${ORDERS.earning}`.execute(ctx.db),
-        balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'wallet' }),
-        balanceOf(ctx.db, { userId, asset: 'AIC', kind: 'rewards' }),
-        rateHistory(ctx.db, ctx.config, today),
-      ]);
-      const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
+      const [platform, holder] = await Promise.all([platformFigures(ctx, today), holderFigures(ctx.db, userId, today)]);
+      const { params, history, poolOutput, totalPower } = platform;
       return ok({
         products: PRODUCTS.map((product) => {
           const rate = dailyRateOf(params, product);
@@ -80,16 +67,16 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         }),
         minimum: formatUnits(params.minimum),
         dailyQuota: formatUnits(params.dailyQuota),
-        quotaLeft: formatUnits(params.dailyQuota > used ? params.dailyQuota - used : 0n),
-        coefficient: formatScaled(c),
+        quotaLeft: formatUnits(params.dailyQuota > holder.used ? params.dailyQuota - holder.used : 0n),
+        coefficient: formatScaled(coefficientScaled(params, today)),
         coefficientBase: params.coefficientBase,
         coefficientDay: Math.min(daysBetween(params.launchDay, today), params.coefficientMaxDays),
         powerMultiplier: params.powerMultiplier.toString(),
-        poolOutputToday: formatUnits((pool * numerator) / denominator),
-        totalPower: formatUnits(power.rows[0]?.total ?? 0n),
-        inviterBound: user?.inviter_id != null,
-        available: formatUnits(wallet),
-        rewards: formatUnits(rewards),
+        poolOutputToday: formatUnits(poolOutput),
+        totalPower: formatUnits(totalPower),
+        inviterBound: holder.inviterBound,
+        available: formatUnits(holder.wallet),
+        rewards: formatUnits(holder.rewards),
         termDates: termedDates(ctx.clock.now()),
       });
     },

@@ -36,7 +36,7 @@ async function consumeQuota(trx: Trx, userId: bigint, day: string, amount: bigin
   if (!row) throw await quotaRefusal(trx, userId, day, quota);
 }
 
-export async function quotaUsed(db: AppContext['db'], userId: bigint, day: string): Promise<bigint> {
+async function quotaUsed(db: AppContext['db'], userId: bigint, day: string): Promise<bigint> {
   const row = await db
     .selectFrom('daily_quota')
     .select('used')

@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import { parseRate } from '../../contract/money.ts';
+import type { RateHistoryData } from '../../contract/rates.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/connect.ts';
+import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
+import { perOwner, shortLived } from '../platform/cache.ts';
+import { type EarnParams, paramsInForce } from './params.ts';
+import { rateHistory } from './rates.ts';
+
+export type PlatformFigures = { params: EarnParams; history: RateHistoryData; poolOutput: bigint; totalPower: bigint };
+
+/**
+ * The Earn centre's figures that are the same for every holder: the terms, their history, the
+ * pool's output today and the earning orders' total power (kept by the day's settlement in
+ * `pool_power`, never summed per request). A per-process copy at most PARAMS_CACHE_MS old.
+ */
+const platformOf = perOwner((ctx: AppContext) =>
+  shortLived(ctx.config.paramsCacheMs, async (today: string): Promise<PlatformFigures> => {
+    const [params, history, pool, power] = await Promise.all([
+      paramsInForce(ctx, today),
+      rateHistory(ctx.db, ctx.config, today),
+      balanceOf(ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' }),
+      ctx.db.selectFrom('pool_power').select('total').executeTakeFirst(),
+    ]);
+    const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
+    return { params, history, poolOutput: (pool * numerator) / denominator, totalPower: power?.total ?? 0n };
+  }),
+);
+
+export const platformFigures = (ctx: AppContext, today: string): Promise<PlatformFigures> => platformOf(ctx)(today);
+
+export type HolderFigures = { used: bigint; inviterBound: boolean; wallet: bigint; rewards: bigint };
+
+/** The holder's own part of the Earn centre, in one statement: today's quota used, the bind, the AIC wallet and rewards. */
+export async function holderFigures(db: Db, userId: bigint, today: string): Promise<HolderFigures> {
+  const { rows } = await sql<{ used: bigint | null; inviter_bound: boolean | null; wallet: bigint | null; rewards: bigint | null }>`
+    select
+      (select used from daily_quota where user_id = ${userId} and day = ${today}::date) as used,
+      (select inviter_id is not null from users where id = ${userId}) as inviter_bound,
+      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'wallet') as wallet,
+      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'rewards') as rewards`.execute(db);
+  const row = rows[0];
+  return { used: row?.used ?? 0n, inviterBound: row?.inviter_bound === true, wallet: row?.wallet ?? 0n, rewards: row?.rewards ?? 0n };
+}
