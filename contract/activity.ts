@@ -31,17 +31,21 @@ export const ActivityData = Type.Object({
   secondsLeft: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
   activity: Period,
   assessment: Period,
-  /** The holder inside the activity window. */
+  /** The holder inside the activity window: subscriptions now, invitees as of the team's `asOf`. */
   own: Type.Object({
     subscribed: AmountString,
     directInvites: Type.Integer({ minimum: 0 }),
     directEffective: Type.Integer({ minimum: 0 }),
   }),
-  /** The whole downline inside the activity window. */
+  /**
+   * The whole downline inside the activity window, as of the last settled day (`asOf`, null
+   * before the first): the figures are rolled up as the day settles, like the team's own.
+   */
   team: Type.Object({
     newMembers: Type.Integer({ minimum: 0 }),
     newEffective: Type.Integer({ minimum: 0 }),
     quantityAdded: AmountString,
+    asOf: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
   }),
   /** Progress toward the network income unlock tiers: own AIC held in active orders now. */
   unlock: Type.Object({

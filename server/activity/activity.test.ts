@@ -89,7 +89,7 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
       activity: { firstDay: '2026-11-10', lastDay: '2027-01-08', days: 60 },
       assessment: { firstDay: '2027-01-09', lastDay: '2027-03-09', days: 60 },
       own: { subscribed: '0', directInvites: 0, directEffective: 0 },
-      team: { newMembers: 0, newEffective: 0, quantityAdded: '0' },
+      team: { newMembers: 0, newEffective: 0, quantityAdded: '0', asOf: null },
       unlock: { held: '6000', unlockPercent: '0.3', tiers: TIERS, lockupDays: 10 },
     });
     await at('2026-11-09T23:59:59.500Z');
@@ -113,7 +113,8 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
     await buy('carol', 'current', '5'); // under the 10 AIC that makes an effective user
     await buy('alice', 'current', '500');
 
-    // Effective comes from the settled day's team figures.
+    // The team's figures are the settled day's: nothing shows before the day settles.
+    expect(await activity()).toMatchObject({ own: { subscribed: '500' }, team: { newMembers: 0, quantityAdded: '0', asOf: null } });
     await at('2026-11-11T01:00:00.000Z');
     await settleDue(t.ctx);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
@@ -125,7 +126,7 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
       activity: { firstDay: '2026-11-10', lastDay: '2027-01-08', days: 60 },
       assessment: { firstDay: '2027-01-09', lastDay: '2027-03-09', days: 60 },
       own: { subscribed: '500', directInvites: 2, directEffective: 1 },
-      team: { newMembers: 3, newEffective: 1, quantityAdded: '2005' },
+      team: { newMembers: 3, newEffective: 1, quantityAdded: '2005', asOf: '2026-11-10' },
       unlock: { held: '6500', unlockPercent: '0.3', tiers: TIERS, lockupDays: 10 },
     });
     // Bob sees his own branch: Carol joined, not effective; her 5 AIC.
@@ -148,10 +149,19 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
     ]);
   });
 
+  // The window's edges for the team's figures are the roll-up's (team/rollup.test.ts holds them
+  // to the downline walked by path, bound and bought at each edge); here, the holder's own.
   it('the last instant of the activity still counts; the first of the assessment does not', async () => {
     await at('2027-01-08T23:59:59.999Z');
     await buy('carol', 'current', '20');
-    expect(await activity()).toMatchObject({ phase: 'activity', secondsLeft: 1, team: { quantityAdded: '2025' } });
+    await buy('alice', 'current', '10');
+    expect(await activity()).toMatchObject({
+      phase: 'activity',
+      secondsLeft: 1,
+      own: { subscribed: '510' },
+      // A buy shows in the team's figures once its day settles.
+      team: { quantityAdded: '2005', asOf: '2026-11-10' },
+    });
 
     await at('2027-01-09T00:00:00.000Z');
     await buy('carol', 'current', '30');
@@ -162,10 +172,10 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
       phaseStartsAt: '2027-01-09T00:00:00.000Z',
       phaseEndsAt: '2027-03-10T00:00:00.000Z',
       secondsLeft: 60 * DAY_S,
-      own: { subscribed: '500', directInvites: 2, directEffective: 1 },
-      team: { newMembers: 3, newEffective: 1, quantityAdded: '2025' },
-      // 6,000 + 500 + 4,000 of principal held now (income is not principal): 50%.
-      unlock: { held: '10500', unlockPercent: '0.5' },
+      own: { subscribed: '510', directInvites: 2, directEffective: 1 },
+      team: { newMembers: 3, newEffective: 1, quantityAdded: '2005' },
+      // 6,000 + 510 + 4,000 of principal held now (income is not principal): 50%.
+      unlock: { held: '10510', unlockPercent: '0.5' },
     });
   });
 
@@ -178,7 +188,7 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
       phaseStartsAt: '2027-03-10T00:00:00.000Z',
       phaseEndsAt: null,
       secondsLeft: null,
-      own: { subscribed: '500', directInvites: 2, directEffective: 1 },
+      own: { subscribed: '510', directInvites: 2, directEffective: 1 },
     });
   });
 
@@ -188,8 +198,8 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
     expect(res.json().data).toEqual({
       price: '0.85',
       products: [
-        // 500 subscribed 11-10 00:00 and 4,000 on 01-09 (both still held); one finished cycle: 0.5.
-        { product: 'current', principal: '4500', income: '0.5' },
+        // 500 subscribed 11-10 00:00, 10 on 01-08 and 4,000 on 01-09 (all still held); one finished cycle: 0.5.
+        { product: 'current', principal: '4510', income: '0.5' },
         // 6,000 from 11-10 on: 0.3% a day for the days settled (11-10).
         { product: 'fixed30', principal: '6000', income: '18' },
         { product: 'reinvest360', principal: '0', income: '0' },

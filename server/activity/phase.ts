@@ -51,3 +51,9 @@ export function period(start: Date, days: number) {
   const firstDay = start.toISOString().slice(0, 10);
   return { firstDay, lastDay: addDays(firstDay, Math.max(days, 1) - 1), days };
 }
+
+/** The activity's window as the day's team roll-up counts the downline inside it (team/settle.ts). */
+export function teamWindow(config: RecruitmentConfig): { from: Date; to: Date } {
+  const window = recruitmentWindow(config);
+  return { from: window.activityStart, to: window.activityEnd };
+}

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { ORDERS } from '../db/statuses.ts';
 
-
 export type WindowPerformance = {
   ownSubscribed: bigint;
   directInvites: number;
@@ -10,39 +9,34 @@ export type WindowPerformance = {
   newMembers: number;
   newEffective: number;
   quantityAdded: bigint;
+  /** The settled day the team's figures are of (null before the first). */
+  teamAsOf: string | null;
 };
 
 /**
- * What the holder and their team did inside [from, to): the holder's subscriptions still held,
- * direct invitees who bound in it, downline members who joined in it (effective as of the last
- * settled day's team figures), and the downline's subscriptions in it still held.
+ * What the holder and their team did inside [from, to): the holder's own subscriptions still held,
+ * now; and, as of the last settled day, the direct invitees and downline members who bound in it,
+ * how many of them are effective, and the downline's subscriptions in it still held. The team's
+ * figures are rolled up as the day settles (team_roll_up, team/functions.ts) and read here as one
+ * row of team_stats: walking the downline per request grew with the team, to a million members.
  */
 export async function windowPerformance(db: Db, userId: bigint, from: Date, to: Date): Promise<WindowPerformance> {
   const { rows } = await sql<{
     own_subscribed: bigint;
-    direct_invites: number;
-    direct_effective: number;
-    new_members: number;
-    new_effective: number;
-    quantity_added: bigint;
+    direct_invites: bigint | null;
+    direct_effective: bigint | null;
+    new_members: bigint | null;
+    new_effective: bigint | null;
+    quantity_added: bigint | null;
+    team_as_of: string | null;
   }>`
-    with downline as (
-      select u.id, u.inviter_id, u.bound_at from users u where u.path @> array[${userId}]::bigint[]
-    ),
-    joined as (
-      select d.inviter_id = ${userId} as direct, coalesce(ts.effective, false) as effective
-      from downline d left join team_stats ts on ts.user_id = d.id
-      where d.bound_at >= ${from} and d.bound_at < ${to}
-    )
     select
       (select coalesce(sum(principal), 0) from orders
         where user_id = ${userId} and status in ${ORDERS.held} and created_at >= ${from} and created_at < ${to})::bigint as own_subscribed,
-      (select count(*) filter (where direct) from joined)::int as direct_invites,
-      (select count(*) filter (where direct and effective) from joined)::int as direct_effective,
-      (select count(*) from joined)::int as new_members,
-      (select count(*) filter (where effective) from joined)::int as new_effective,
-      (select coalesce(sum(o.principal), 0) from orders o join downline d on d.id = o.user_id
-        where o.status in ${ORDERS.held} and o.created_at >= ${from} and o.created_at < ${to})::bigint as quantity_added`.execute(db);
+      ts.window_direct as direct_invites, ts.window_direct_effective as direct_effective,
+      ts.window_members as new_members, ts.window_effective as new_effective, ts.window_quantity as quantity_added,
+      (select day::text from team_stats limit 1) as team_as_of
+    from (select 1) one left join team_stats ts on ts.user_id = ${userId}`.execute(db);
   const r = rows[0];
   return {
     ownSubscribed: r?.own_subscribed ?? 0n,
@@ -51,5 +45,6 @@ export async function windowPerformance(db: Db, userId: bigint, from: Date, to: 
     newMembers: Number(r?.new_members ?? 0),
     newEffective: Number(r?.new_effective ?? 0),
     quantityAdded: r?.quantity_added ?? 0n,
+    teamAsOf: r?.team_as_of ?? null,
   };
 }

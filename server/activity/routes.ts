@@ -51,6 +51,7 @@ export const activityRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = as
           newMembers: done.newMembers,
           newEffective: done.newEffective,
           quantityAdded: formatUnits(done.quantityAdded),
+          asOf: done.teamAsOf,
         },
         unlock: {
           held: network.held,

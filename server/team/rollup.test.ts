@@ -45,6 +45,43 @@ async function figuresByPaths(t: TestApp) {
   return rows;
 }
 
+/** The recruitment window the figures are rolled up for, and moments around its edges. */
+const WINDOW = { from: new Date('2026-11-01T00:00:00Z'), to: new Date('2026-11-11T00:00:00Z') };
+const MOMENTS = [null, '2026-10-31T23:59:59.999Z', '2026-11-01T00:00:00Z', '2026-11-05T12:00:00Z', '2026-11-10T23:59:59.999Z', '2026-11-11T00:00:00Z'];
+
+/**
+ * What each listed member's downline did inside the window, as the activity page computed it per
+ * request before the roll-up kept it: the downline walked by path, effective from team_stats.
+ * The oracle of the roll-up's window columns.
+ */
+async function windowByPaths(t: TestApp) {
+  const { rows } = await sql<WindowRow>`
+    select ts.user_id::text as user_id,
+      (select count(*)::int from users d where d.inviter_id = ts.user_id
+        and d.bound_at >= ${WINDOW.from} and d.bound_at < ${WINDOW.to}) as direct,
+      (select count(*)::int from users d join team_stats e on e.user_id = d.id and e.effective
+        where d.inviter_id = ts.user_id and d.bound_at >= ${WINDOW.from} and d.bound_at < ${WINDOW.to}) as direct_effective,
+      (select count(*)::int from users d where d.path @> array[ts.user_id]
+        and d.bound_at >= ${WINDOW.from} and d.bound_at < ${WINDOW.to}) as members,
+      (select count(*)::int from users d join team_stats e on e.user_id = d.id and e.effective
+        where d.path @> array[ts.user_id] and d.bound_at >= ${WINDOW.from} and d.bound_at < ${WINDOW.to}) as effective,
+      (select coalesce(sum(o.principal), 0)::text from orders o join users d on d.id = o.user_id
+        where d.path @> array[ts.user_id] and o.status in ('confirming', 'in_progress', 'reinvested', 'redeemable')
+          and o.created_at >= ${WINDOW.from} and o.created_at < ${WINDOW.to}) as quantity
+    from team_stats ts order by ts.user_id`.execute(t.ctx.db);
+  return rows;
+}
+
+type WindowRow = { user_id: string; direct: number; direct_effective: number; members: number; effective: number; quantity: string };
+
+async function windowStored(t: TestApp) {
+  const { rows } = await sql<WindowRow>`
+    select user_id::text, window_direct::int as direct, window_direct_effective::int as direct_effective,
+      window_members::int as members, window_effective::int as effective, window_quantity::text as quantity
+    from team_stats order by user_id`.execute(t.ctx.db);
+  return rows;
+}
+
 async function figuresStored(t: TestApp) {
   const { rows } = await sql<{ user_id: string; active: string; team_quantity: string; team_count: number; direct_count: number; effective: boolean; level: number }>`
     select user_id::text, active::text, team_quantity::text, team_count, direct_count, effective, level
@@ -107,7 +144,15 @@ const forest = fc.array(
   fc.record({
     parent: fc.option(fc.nat(), { nil: null, freq: 4 }),
     chain: fc.boolean(),
-    orders: fc.array(fc.record({ units: fc.integer({ min: 1, max: 3_000_000 }), status: fc.constantFrom(...STATUSES) }), { maxLength: 3 }),
+    bound: fc.constantFrom(...MOMENTS),
+    orders: fc.array(
+      fc.record({
+        units: fc.integer({ min: 1, max: 3_000_000 }),
+        status: fc.constantFrom(...STATUSES),
+        created: fc.constantFrom(...MOMENTS.filter((m) => m !== null)),
+      }),
+      { maxLength: 3 },
+    ),
   }),
   { minLength: 1, maxLength: 60 },
 );
@@ -147,24 +192,26 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
       const path = parentIndex === null ? [] : [...(paths[parentIndex] as bigint[]), ids[parentIndex] as bigint];
       ids.push(id);
       paths.push(path);
-      await sql`insert into users (id, subject, name, invite_code, inviter_id, path)
-        values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[])`.execute(db);
+      const boundAt = path.length ? member.bound : null;
+      await sql`insert into users (id, subject, name, invite_code, inviter_id, path, bound_at)
+        values (${id}, ${`r-${id}`}, ${`r ${id}`}, ${`R${id}`}, ${path.at(-1) ?? null}, ${path}::bigint[], ${boundAt}::timestamptz)`.execute(db);
       for (const order of member.orders) {
         await sql`insert into orders (user_id, product, principal, power, coefficient, status, start_day, created_at, matures_day)
           values (${id}, 'reinvest360', ${BigInt(order.units) * 1_000_000n}, 0, '1.00000000', ${order.status},
-            ${DAY}::date, now(), '2027-12-31')`.execute(db);
+            ${DAY}::date, ${order.created}::timestamptz, '2027-12-31')`.execute(db);
       }
     }
     return ids;
   }
 
-  it('equal the path-by-path computation, member by member, over random forests', async () => {
+  it('equal the path-by-path computation, member by member, over random forests, inside the window too', async () => {
     await fc.assert(
       fc.asyncProperty(forest, async (spec) => {
         // Each run adds a new forest next to the earlier ones: the figures cover all of them.
         await plantForest(t.ctx.db, spec);
-        await t.ctx.db.transaction().execute((trx) => refreshTeamStats(trx, DAY, team));
+        await t.ctx.db.transaction().execute((trx) => refreshTeamStats(trx, DAY, team, WINDOW));
         expect(await figuresStored(t)).toEqual(await figuresByPaths(t));
+        expect(await windowStored(t)).toEqual(await windowByPaths(t));
       }),
       { numRuns: kind === 'pglite' ? 40 : 25 },
     );
@@ -185,7 +232,7 @@ describe.each(DATABASES)('team figures rolled up the tree on %s', (kind) => {
             insert into income (user_id, order_id, day, kind, amount, inputs)
             select o.user_id, o.id, ${DAY}::date, 'static', (${earnings}::bigint[])[1 + (row_number() over (order by o.id))::int % greatest(${earnings.length}, 1)], '{}'
             from orders o where o.user_id = any(${ids}::bigint[]) and ${earnings.length} > 0`.execute(trx);
-          await refreshTeamStats(trx, DAY, rules);
+          await refreshTeamStats(trx, DAY, rules, WINDOW);
           const expected = await rebatesByPaths(trx, rules);
           await pay(trx, rules);
           expect(await rebatesPaid(trx)).toEqual(expected);

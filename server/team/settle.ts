@@ -32,10 +32,13 @@ const listed = (r: string) => sql`(${sql.ref(`${r}.own`)} > 0 or ${sql.ref(`${r}
  * (`writeTeamStats`), in the caller's transaction. Settlement runs the two apart: nothing of the
  * day reads team_stats, so it is written beside the rebates, off the day's longer path.
  */
-export async function refreshTeamStats(trx: Trx, day: string, team: TeamRules): Promise<number> {
-  await rollUpTeam(trx, day);
+export async function refreshTeamStats(trx: Trx, day: string, team: TeamRules, window: TeamWindow): Promise<number> {
+  await rollUpTeam(trx, day, team, window);
   return writeTeamStats(trx, day, team);
 }
+
+/** The recruitment activity's window [from, to): what the downline did inside it is rolled up too. */
+export type TeamWindow = { from: Date; to: Date };
 
 /** The day's static lines the rebates are paid on: each earner's order and amount. */
 const staticSources = (day: string) => sql`
@@ -45,18 +48,20 @@ const staticSources = (day: string) => sql`
 
 /**
  * Rolls the team up into `team_roll` (`team_roll_up`, team/functions.ts): each member's own
- * active AIC, team quantity and size, direct invitees, and whether the member earned on `day`
- * what rebates are paid on. Read by `stageRebates` and `writeTeamStats`, in this transaction or
+ * active AIC, team quantity and size, direct invitees, whether the member earned on `day`
+ * what rebates are paid on, and what its downline did inside `window` (the activity page's team
+ * figures). Read by `stageRebates` and `writeTeamStats`, in this transaction or
  * after it commits. A member's parent is the last entry of its path, so the figures are those of
  * the paths (which the tree check keeps consistent).
  */
-export async function rollUpTeam(trx: Trx, day: string): Promise<void> {
+export async function rollUpTeam(trx: Trx, day: string, team: TeamRules, window: TeamWindow): Promise<void> {
   // The day's static lines were written by an earlier step, so no autovacuum has seen them: on a
   // young database the planner would take them for a handful of rows, here and in the rebates,
   // which join the hundreds of thousands of candidates back to the inserted lines (with a nested
   // loop, whose time grows with the square of the holders).
   await analyzeIncomeDay(trx, day);
-  await sql`select team_roll_up(${day}::date, ${[...STATUS_GROUPS.held]}::text[])`.execute(trx);
+  await sql`select team_roll_up(${day}::date, ${[...STATUS_GROUPS.held]}::text[], ${window.from}::timestamptz,
+    ${window.to}::timestamptz, ${effectiveMinimum(team)})`.execute(trx);
 }
 
 /**
@@ -68,9 +73,11 @@ export function writeTeamStats(trx: Trx, day: string, team: TeamRules): Promise<
   return replaceTable(trx, TEAM_STATS, async (next) => {
     const { rows } = await sql<{ n: bigint }>`
       with inserted as (
-        insert into ${sql.table(next)} (user_id, day, active, team_quantity, team_count, direct_count, effective, level)
+        insert into ${sql.table(next)} (user_id, day, active, team_quantity, team_count, direct_count, effective, level,
+          window_direct, window_direct_effective, window_members, window_effective, window_quantity)
         select r.user_id, ${day}::date, r.own, r.quantity, r.members::int, r.direct::int,
-          r.own >= ${effectiveMinimum(team)}, team_level(r.quantity, ${thresholds(team)})
+          r.own >= ${effectiveMinimum(team)}, team_level(r.quantity, ${thresholds(team)}),
+          r.window_direct, r.window_direct_effective, r.window_members, r.window_effective, r.window_quantity
         from team_roll r
         where ${listed('r')}
         -- team_roll is by depth: in the key's order the index is built from a sorted table.

@@ -71,7 +71,9 @@ function Performance({ data }: { data: ActivityData }) {
           <Figure label={t('activity.newEffective')} value={data.team.newEffective} />
           <Figure label={t('activity.quantityAdded')} value={formatAmount(data.team.quantityAdded)} unit="AIC" />
         </dl>
-        <p className="field__note">{t('activity.effectiveNote')}</p>
+        <p className="field__note">
+          {data.team.asOf ? t('activity.teamAsOf', { day: data.team.asOf }) : t('activity.teamNotYet')}
+        </p>
         <Link className="text-link" to="/my">
           {t('activity.recordsLink')} →
         </Link>
