@@ -20,7 +20,7 @@ module.exports = {
   platform: ['db', 'ledger'],
   proof: ['auth', 'db', 'http', 'income', 'platform'],
   reliability: ['db', 'exchange', 'income', 'ledger', 'test'],
-  settlement: ['db', 'earn', 'http', 'income', 'ledger', 'notify', 'platform', 'proof', 'team'],
+  settlement: ['activity', 'db', 'earn', 'http', 'income', 'ledger', 'notify', 'platform', 'proof', 'team'],
   statement: ['auth', 'db', 'http', 'ledger', 'platform'],
   team: ['auth', 'db', 'http', 'income', 'ledger', 'notify', 'platform'],
   test: ['db', 'ledger', 'platform'],
