@@ -1,65 +1,97 @@
 /**
  * API load benchmark: autocannon on loopback against the real server (node --import tsx
- * server/main.ts) on PostgreSQL.
+ * server/main.ts) on PostgreSQL. Three modes.
+ *
  *   npx tsx bench/api.ts
  * On a fresh database, next to a bare Fastify as the yardstick: GET /api/home, GET /api/getAsset
  * (signed in) and POST /api/product/buy (1 AIC, a fresh Idempotency-Key each, spread over
- * BENCH_USERS signed-in, funded, bound users) at each of BENCH_CONNECTIONS (default "100 1000")
- * for BENCH_SECONDS (default 10) each, then checks the ledger: no overdraft, postings match
- * balances. BENCH_ROUTES picks routes (default "home asset buy"); BENCH_CPU_PROF=<dir> writes the
- * server's CPU profile there. After the server stops, pgbench runs each route's own SQL for the
- * same users at the same concurrency (up to 90 clients: PostgreSQL's 100 connections) as its
- * yardstick.
+ * BENCH_USERS users, each signed in over HTTP through the server's embedded exchange, so holding
+ * a grant there as a real sign-in leaves it, bound and funded by a transfer in from the
+ * exchange) at each of BENCH_CONNECTIONS (default "100 1000") for BENCH_SECONDS (default 10)
+ * each, then checks the ledger: no overdraft, postings match balances. It prints how many users
+ * hold a grant and for how many getAsset shows the exchange's balance. BENCH_ROUTES picks routes
+ * (default "home asset buy"); BENCH_CPU_PROF=<dir> writes the server's CPU profile there. After
+ * the server stops, pgbench runs each route's own SQL for the same users at the same concurrency
+ * (up to 90 clients: PostgreSQL's 100 connections) as its yardstick.
  *
  *   BENCH_HOLDERS=1000000 [BENCH_REUSE=1] [BENCH_DURING_DAY=1] npx tsx bench/api.ts
- * The holder-facing routes on a platform of BENCH_HOLDERS holders against the same routes on 200
- * holders, in one run: two databases populated as bench/day.ts populates its schema (the tree,
- * one order each, proof nonces; bench/population.ts) with three settled days, income notices
- * included. BENCH_REUSE=1 keeps each populated database (bench_api_pop_<holders>, drop it by
- * hand), reuses it when complete and built by today's migrations, and runs on a copy of it.
- * On each, sessions for 200 holders spread evenly over the ids (i * N / 200 + 1), with the chain
- * holders 1, 11, 21, 31, 41 and 51 (the deepest teams) in place of the first spread ids past the
- * chain, each given 10,000 AIC; buys rotate over those with an inviter (holder 1, the root, has
- * none). At each of BENCH_CONNECTIONS (default "100") for BENCH_SECONDS: GET getAsset, POST
- * product/buy, GET statement/monthly (this month's and the settled days' month, limit 50), user/info,
- * invite-records, reward-log and notifications (limit 20). Each prints req/s, p50 / p99, errors
- * and CPU milliseconds a request (the server process, and every PostgreSQL process on the
- * machine), then N / 200 of req/s (goal >= 0.8x) and of CPU a request (<= 1.25x), and each
- * read's CPU a request over getAsset's (<= 3x); no errors. Before each route's runs, with
- * autovacuum off (as this machine's CI has it), the tables it would have analysed by then are
- * (`analyzeAsAutovacuumWould`). BENCH_DURING_DAY=1 then, on the
- * N-holder database, settles one more day without traffic, and the next under a mixed load (the
- * routes at once, the first of BENCH_CONNECTIONS shared between them, BENCH_DAY_RATE
- * requests a second in all, default 500) from the day's start to its end, against the same load
- * just before it; then the income verifier on that day and the ledger check.
- * BENCH_DURING_DAY=only runs that day alone, without the routes' runs before it.
+ * Every holder-facing route on a platform of BENCH_HOLDERS holders against the same on 200
+ * holders: two databases populated as bench/day.ts populates its schema (the tree, one order
+ * each, proof nonces; bench/population.ts) with three settled days, income notices included, the
+ * 200-holder one first (built and measured before the large one is built). BENCH_REUSE=1 keeps
+ * each populated database (bench_api_pop_<holders>, drop it by hand), reuses it when complete and
+ * built by today's migrations, and runs on a copy of it. On each, 200 session holders spread
+ * evenly over the ids (i * N / 200 + 1), with the chain holders 1, 11, 21, 31, 41 and 51 (the
+ * deepest teams) in place of the first spread ids past the chain, each given 10,000 AIC and
+ * signed in over HTTP through the embedded exchange as the account of theirs it is made to know
+ * (bench/holderSessions.ts): a session and a grant each, as a real sign-in leaves them, so the
+ * routes that ask the exchange do. The routes are read from the server's OpenAPI document
+ * (/docs/json; bench/holderRoutes.ts): every GET that asks for the bearer and is not under
+ * /api/operator/, with the query a small table gives by path (an order of the holder's, an
+ * invitation code not theirs, the page size; the monthly statement twice: this month and the
+ * settled days' month); a route needing a parameter the table lacks stops the bench, named.
+ * Then getAsset first, the buy (round the holders with an inviter; holder 1, the root, has none)
+ * second, the other GETs in the document's order, each round the sessions at each of
+ * BENCH_CONNECTIONS (default "100") for BENCH_SECONDS: req/s, p50 / p99, errors and CPU
+ * milliseconds a request (the server process, and every PostgreSQL process on the machine), then
+ * N / 200 of req/s (goal >= 0.8x) and of CPU a request, and each read's CPU a request over
+ * getAsset's (<= 3x); no errors. Before each route's runs, with autovacuum off (as this machine's
+ * CI has it), the tables it would have analysed by then are (`analyzeAsAutovacuumWould`).
+ * BENCH_DURING_DAY=1 then, on the N-holder database, settles one more day without traffic, and
+ * the next under a mixed load (every route at once, the first of BENCH_CONNECTIONS shared
+ * between them, BENCH_DAY_RATE requests a second in all, default 500) from the day's start to its
+ * end, against the same load just before it; then the income verifier on that day and the ledger
+ * check. BENCH_DURING_DAY=only runs that day alone, without the routes' runs before it.
+ *
+ *   BENCH_OVERLOAD=1 [BENCH_HOLDERS=...] npx tsx bench/api.ts
+ * Instead of the runs above, far more load than the machine serves (bench/overload.ts):
+ * BENCH_OVERLOAD_CONNECTIONS (1,000) split between GET product/info and POST product/buy at once
+ * for BENCH_SECONDS, on the fresh database's signed-in users, or with BENCH_HOLDERS on the
+ * 200-holder platform's session holders. Per route: the admitted answers (2xx) and their p99
+ * (< 1000 ms), 503s and how many carried Retry-After, other non-2xx (no 5xx but 503), the
+ * client's timeouts (set above the server's REQUEST_TIMEOUT_MS: none) and socket errors; the
+ * server's peak RSS (VmRSS every 200 ms); orders written against the buys answered as done, plus
+ * those whose answer the load's end cut off (none lost), and the ledger check.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
-import { UNIT } from '../contract/money.ts';
 import { PATHS } from '../contract/paths.ts';
 import { callApi } from '../e2e/support/api.ts';
 import { signInOverHttp } from '../e2e/support/httpSignIn.ts';
-import { freePort, type RunningServer, startServer } from '../e2e/support/server.ts';
-import { createSession } from '../server/auth/sessions.ts';
+import { freePort, type RunningServer } from '../e2e/support/server.ts';
 import type { AppContext } from '../server/context.ts';
 import { connect } from '../server/db/connect.ts';
-import { checkLedger, type LedgerCheck, postEntry, SYSTEM } from '../server/ledger/ledger.ts';
+import { checkLedger, type LedgerCheck } from '../server/ledger/ledger.ts';
 import { addDays } from '../server/platform/clock.ts';
 import { verifyDay } from '../server/settlement/verify.ts';
+import {
+  buyLoad,
+  type Cpu,
+  cpuNow,
+  cpuSince,
+  drained,
+  errorsOf,
+  errorText,
+  inPool,
+  type Load,
+  type Measured,
+  measure,
+  readLoad,
+  runLine,
+  startBenchServer,
+} from './apiLoad.ts';
 import { benchContext } from './context.ts';
+import { type HolderGet, holderGets } from './holderRoutes.ts';
+import { type Grants, grantsFigure, grantsInPlace, grantsLine, openSessions, SESSIONS, type Sessions, teamsAmong } from './holderSessions.ts';
+import { OVERLOAD_CONNECTIONS, overloadFigures } from './overload.ts';
 import { benchUserRange, hasBuyFunction, pgbench, YARDSTICKS, type Yardstick } from './pgbench.ts';
 import {
   analyzeAsAutovacuumWould,
-  CHAIN,
-  databaseCpuS,
   FIRST_DAY,
   type Platform,
   populatedDatabase,
-  processCpuS,
   SETTLED_DAYS,
   type Settled,
   settleOne,
@@ -72,6 +104,8 @@ import { type Figure, int, report } from './report.ts';
 const base = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const holders = Number(process.env.BENCH_HOLDERS ?? 0);
+const overload = process.env.BENCH_OVERLOAD === '1';
+const reuse = process.env.BENCH_REUSE === '1';
 const connectionCounts = (process.env.BENCH_CONNECTIONS ?? (holders ? '100' : '100 1000')).split(' ').map(Number);
 const userCount = Number(process.env.BENCH_USERS ?? 200);
 const routes = new Set((process.env.BENCH_ROUTES ?? 'home asset buy').split(' '));
@@ -81,91 +115,15 @@ const ASSET_GOAL = { rps: 10_000, ratio: 0.25, p99: 20 };
 /** PostgreSQL's default 100 connections, less room for the bench's own. */
 const PGBENCH_MAX_CLIENTS = 90;
 
-type Load = {
-  name: string;
-  url: string;
-  /** Answers quickly once the server has worked off the previous run's queue. */
-  idleUrl: string;
-  method?: 'POST';
-  headers?: () => Record<string, string>;
-  body?: () => string;
-};
-/**
- * CPU seconds a run took: the server's process, every PostgreSQL process (null: not on this
- * machine), and this process, which sends the load (and, while a day settles, drives the day).
- */
-type Cpu = { serverS: number | null; databaseS: number | null; benchS: number };
-type Measured = { load: Load; connections: number; result: Result; refused: number; accepted: number; cpu?: Cpu };
-/** autocannon's promise is its run, which stop() ends early (autocannon.d.ts leaves it out). */
-type Running = Promise<Result> & { stop: () => void };
-
-const OK = /^\{"code":0[,}]/;
-
-/**
- * One autocannon run; counts 2xx answers whose envelope code is not 0 as refused. With `until`,
- * the run ends when it settles, or after `duration` if sooner.
- */
-async function measure(load: Load, connections: number, duration: number, until?: Promise<unknown>, rate?: number): Promise<Measured> {
-  let refused = 0;
-  let accepted = 0;
-  const url = new URL(load.url);
-  const running = autocannon({
-    url: url.origin,
-    connections,
-    duration,
-    ...(rate ? { overallRate: rate } : {}),
-    requests: [
-      {
-        method: load.method ?? 'GET',
-        path: url.pathname + url.search,
-        setupRequest: (request) => ({
-          ...request,
-          headers: load.headers?.() ?? {},
-          ...(load.body ? { body: load.body() } : {}),
-        }),
-        onResponse: (status, body) => {
-          if (status < 200 || status > 299) return;
-          if (OK.test(body)) accepted++;
-          else refused++;
-        },
-      },
-    ],
-  }) as Running;
-  until?.then(running.stop, running.stop);
-  const result = await running;
-  return { load, connections, result, refused, accepted };
-}
-
-/** Waits until `url` answers within 50 ms: requests queued by the last run are done. */
-async function drained(url: string): Promise<void> {
-  for (let i = 0; i < 120; i++) {
-    const start = performance.now();
-    await fetch(url).then((r) => r.arrayBuffer(), () => undefined);
-    if (performance.now() - start < 50) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
-
-/** Runs `work` for 0..n-1 with at most `limit` at a time. */
-async function inPool<T>(n: number, limit: number, work: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < n; i = next++) out[i] = await work(i);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
-  return out;
-}
-
-async function startBare(): Promise<{ url: string; child: ChildProcess }> {
+async function startBare(): Promise<{ origin: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}/bare`;
+  const origin = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return { url, child };
+    if (await fetch(`${origin}/bare`).then((r) => r.ok, () => false)) return { origin, child };
     await new Promise((r) => setTimeout(r, 250));
   }
   child.kill('SIGTERM');
@@ -174,31 +132,7 @@ async function startBare(): Promise<{ url: string; child: ChildProcess }> {
 
 const BARE = 'bare Fastify';
 
-/** The real server on `dbUrl`, its scheduler off and the limits out of the load's way. */
-const startBenchServer = (dbUrl: string): Promise<RunningServer> =>
-  startServer({
-    DATABASE_URL: dbUrl,
-    SETTLEMENT_INTERVAL_MS: '0',
-    LOG_LEVEL: 'warn',
-    RATE_LIMIT_POSTS_PER_MINUTE: '100000000',
-    RATE_LIMIT_SIGNIN_PER_MINUTE: '100000000',
-    RATE_LIMIT_GETS_PER_MINUTE: '100000000',
-    RATE_LIMIT_HEAVY_READS_PER_MINUTE: '100000000',
-    ...(process.env.BENCH_CPU_PROF ? { NODE_OPTIONS: `--import=${new URL('cpu-profile.mjs', import.meta.url).pathname}` } : {}),
-  });
-
 const warmup = Math.max(1, Math.round(seconds / 5));
-
-/** What the server's process, the database's and this one have used so far (serverPid: the server's). */
-const cpuNow = (serverPid: number): Cpu => {
-  const own = process.cpuUsage();
-  return { serverS: processCpuS(serverPid), databaseS: databaseCpuS(), benchS: (own.user + own.system) / 1e6 };
-};
-const cpuSince = (before: Cpu, after: Cpu): Cpu => ({
-  serverS: before.serverS === null || after.serverS === null ? null : after.serverS - before.serverS,
-  databaseS: before.databaseS === null || after.databaseS === null ? null : after.databaseS - before.databaseS,
-  benchS: after.benchS - before.benchS,
-});
 
 /**
  * A warm-up at 50 connections, then `load` at each of BENCH_CONNECTIONS into `runs`, each when the
@@ -217,67 +151,49 @@ async function series(load: Load, runs: Measured[], serverPid?: number): Promise
   await drained(load.idleUrl);
 }
 
-const runLine = ({ requests, latency, timeouts, statusCodeStats }: Result) => {
-  const codes = Object.entries(statusCodeStats).map(([code, { count }]) => `${code}: ${count}`).join(', ');
-  return `${int(requests.average)} req/s, p99 ${latency.p99} ms, sent ${requests.sent}, timeouts ${timeouts}, ${codes}`;
-};
-
-/** Each call, the next holder's bearer header, round the tokens; `turn` counts the calls. */
-function rotation(tokens: string[]) {
-  let turn = 0;
-  return { next: () => ({ authorization: `Bearer ${tokens[turn++ % tokens.length] ?? ''}` }), turn: () => turn };
-}
-
-const PRODUCTS = ['current', 'fixed30', 'reinvest360'];
-
-/** A signed-in GET of `path` (with its query), round the tokens. */
-const readLoad = (api: string, idleUrl: string, path: string, tokens: string[], query = '', label = ''): Load => ({
-  name: `GET ${path}${label ? ` (${label})` : ''}`,
-  url: `${api}${path}${query ? `?${query}` : ''}`,
-  idleUrl,
-  headers: rotation(tokens).next,
-});
-
-/** 1 AIC bought with a fresh Idempotency-Key, round the tokens and the products. */
-function buyLoad(api: string, idleUrl: string, tokens: string[]): Load {
-  const holder = rotation(tokens);
-  return {
-    name: `POST ${PATHS.productBuy}`,
-    url: `${api}${PATHS.productBuy}`,
-    idleUrl,
-    method: 'POST',
-    headers: () => ({ ...holder.next(), 'content-type': 'application/json', 'idempotency-key': randomUUID() }),
-    body: () => JSON.stringify({ product: PRODUCTS[holder.turn() % PRODUCTS.length], amount: '1' }),
-  };
+/**
+ * BENCH_USERS users signed in over HTTP through the embedded exchange (each with a grant there),
+ * bound under one inviter and funded by a transfer in from the exchange: their tokens, and
+ * whether their grants are in place.
+ */
+async function signInUsers(server: RunningServer, dbUrl: string): Promise<{ tokens: string[]; grants: Grants }> {
+  const { baseUrl } = server;
+  const started = performance.now();
+  const inviter = await signInOverHttp(baseUrl, { name: 'bench inviter' });
+  const { inviteCode } = await callApi<{ inviteCode: string }>(baseUrl, PATHS.userInfo, inviter.token);
+  const users = await inPool(userCount, 8, async (i) => {
+    const user = await signInOverHttp(baseUrl, { name: `bench ${i}` });
+    await callApi(baseUrl, PATHS.bindInviter, user.token, { inviteCode });
+    await callApi(baseUrl, PATHS.transferIn, user.token, { asset: 'AIC', amount: '10000' });
+    return user;
+  });
+  console.log(`${userCount} users signed in, bound and funded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const tokens = users.map((u) => u.token);
+  const handle = await connect({ databaseUrl: dbUrl, poolSize: 2 });
+  try {
+    const grants = await grantsInPlace(handle.db, baseUrl, users.map((u) => u.userId), tokens);
+    console.log(`grants: ${grantsLine(grants)}`);
+    return { tokens, grants };
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Starts the bare yardstick and the real server on `dbUrl`, and runs every load against them. */
-async function runLoads(dbUrl: string): Promise<Measured[]> {
+async function runLoads(dbUrl: string): Promise<{ runs: Measured[]; grants: Grants }> {
   const runs: Measured[] = [];
   const bare = await startBare();
   let server: RunningServer | undefined;
   try {
     server = await startBenchServer(dbUrl);
-    await series({ name: BARE, url: bare.url, idleUrl: bare.url }, runs);
-
-    const { baseUrl } = server;
-    const started = performance.now();
-    const inviter = await signInOverHttp(baseUrl, { name: 'bench inviter' });
-    const { inviteCode } = await callApi<{ inviteCode: string }>(baseUrl, PATHS.userInfo, inviter.token);
-    const tokens = await inPool(userCount, 8, async (i) => {
-      const user = await signInOverHttp(baseUrl, { name: `bench ${i}` });
-      await callApi(baseUrl, PATHS.bindInviter, user.token, { inviteCode });
-      await callApi(baseUrl, PATHS.transferIn, user.token, { asset: 'AIC', amount: '10000' });
-      return user.token;
-    });
-    console.log(`${userCount} users signed in, bound and funded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-
+    await series({ name: BARE, origin: bare.origin, idleUrl: `${bare.origin}/bare`, next: () => ({ path: '/bare' }) }, runs);
+    const { tokens, grants } = await signInUsers(server, dbUrl);
     const api = `http://127.0.0.1:${server.port}`;
     const idleUrl = `${api}/readyz`;
-    if (routes.has('home')) await series({ name: `GET ${PATHS.home}`, url: `${api}${PATHS.home}`, idleUrl }, runs);
-    if (routes.has('asset')) await series(readLoad(api, idleUrl, PATHS.getAsset, tokens), runs);
-    if (routes.has('buy')) await series(buyLoad(api, idleUrl, tokens), runs);
-    return runs;
+    if (routes.has('home')) await series({ name: `GET ${PATHS.home}`, origin: api, idleUrl, next: () => ({ path: PATHS.home }) }, runs);
+    if (routes.has('asset')) await series(readLoad(api, PATHS.getAsset, tokens), runs);
+    if (routes.has('buy')) await series(buyLoad(api, tokens), runs);
+    return { runs, grants };
   } finally {
     await server?.stop();
     bare.child.kill('SIGTERM');
@@ -391,20 +307,12 @@ const ledgerCheckFigure = (label: string, check: LedgerCheck): Figure => ({
   met: check.ok,
 });
 
-/** Answers that were not a success: non-2xx, socket errors (timeouts among them), and 2xx refusals. */
-const errorsOf = ({ result, refused }: Measured) => result.non2xx + result.errors + refused;
-
-function errorText(run: Measured): string {
-  const errors = errorsOf(run);
-  const { non2xx, errors: socket, timeouts } = run.result;
-  return `${int(errors)}${errors ? ` (non-2xx ${non2xx}, socket ${socket}, timeouts ${timeouts}, refused ${run.refused})` : ''}`;
-}
-
 const load1 = () => loadavg()[0]?.toFixed(2) ?? '?';
 const loadAtStart = load1();
+const loadFigure = (): Figure => ({ benchmark: 'api', figure: 'load average (1 min) at start / end', value: `${loadAtStart} / ${load1()}` });
 
-/** The run without BENCH_HOLDERS: a fresh database of its own, dropped afterwards. */
-async function freshDatabaseBench(): Promise<void> {
+/** `work` on a fresh database of its own (its URL), dropped afterwards. */
+async function onFreshDatabase<T>(work: (dbUrl: string) => Promise<T>): Promise<T> {
   const name = `bench_api_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -412,104 +320,71 @@ async function freshDatabaseBench(): Promise<void> {
   const dbUrl = new URL(base);
   dbUrl.pathname = `/${name}`;
   try {
-    const runs = await runLoads(dbUrl.href);
-    // The ledger is read before pgbench adds orders of its own.
-    const ledger = routes.has('buy') ? await ledgerFigures(dbUrl.href, runs) : [];
-    const yardsticks = await measureYardsticks(dbUrl.href);
-    const figures = [...runFigures(runs, yardsticks), ...yardstickFigures(yardsticks), ...ledger];
-    figures.push({ benchmark: 'api', figure: 'load average (1 min) at start / end', value: `${loadAtStart} / ${load1()}` });
-    report(`API on loopback, ${seconds} s a run, ${userCount} users (connections: ${connectionCounts.join(', ')})`, figures);
+    return await work(dbUrl.href);
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 }
 
+/** The run without BENCH_HOLDERS: a fresh database of its own, dropped afterwards. */
+async function freshDatabaseBench(): Promise<void> {
+  await onFreshDatabase(async (dbUrl) => {
+    const { runs, grants } = await runLoads(dbUrl);
+    // The ledger is read before pgbench adds orders of its own.
+    const ledger = routes.has('buy') ? await ledgerFigures(dbUrl, runs) : [];
+    const yardsticks = await measureYardsticks(dbUrl);
+    const figures = [grantsFigure(`${userCount} users`, grants), ...runFigures(runs, yardsticks), ...yardstickFigures(yardsticks), ...ledger, loadFigure()];
+    report(`API on loopback, ${seconds} s a run, ${userCount} users (connections: ${connectionCounts.join(', ')})`, figures);
+  });
+}
+
 /** The platform the BENCH_HOLDERS one is held against. */
 const SMALL_PLATFORM = 200;
-/** Holders with a session on each platform. */
-const SESSIONS = 200;
-/** Chain holders among them: teams from the whole platform (holder 1) down to a branch. */
-const TEAM_HOLDERS = [1, 11, 21, 31, 41, CHAIN + 1];
-/** Each session holder's wallet: far more than the runs' 1-AIC buys take. */
-const FUNDING = 10_000n * UNIT;
-const HOLDER_GOALS = { rpsRatio: 0.8, cpuRatio: 1.25, overAsset: 3 };
+const HOLDER_GOALS = { rpsRatio: 0.8, overAsset: 3 };
 /** The traffic while a day settles stops when the day is done, or after this many seconds. */
 const DAY_TRAFFIC_MAX_S = 3_600;
-const MONTH = FIRST_DAY.slice(0, 7);
+
+/** A holder GET's load round the sessions, each holder with its own query. */
+const getLoad = (origin: string, sessions: Sessions, get: HolderGet): Load => readLoad(origin, get.path, sessions.tokens, get.query, get.label);
 
 /**
- * SESSIONS ids spread evenly over the platform's, the TEAM_HOLDERS not among them put in place of
- * the first ids past the chain (the rest stay evenly spread).
+ * The holder-facing loads on the server at `origin`: getAsset first (each read's CPU is held
+ * against it), the buy (round those who may buy), then every other holder GET of its document.
  */
-function sessionHolders(platformHolders: number): number[] {
-  const ids = Array.from({ length: SESSIONS }, (_, i) => Math.floor((i * platformHolders) / SESSIONS) + 1);
-  const missing = TEAM_HOLDERS.filter((id) => !ids.includes(id));
-  let at = ids.findIndex((id) => id > CHAIN + 1);
-  for (const id of missing) ids[at++] = id;
-  return ids;
+async function holderLoads(origin: string, sessions: Sessions): Promise<{ loads: Load[]; gets: HolderGet[] }> {
+  const gets = await holderGets(origin, sessions.values);
+  const asset = gets.find((g) => g.path === PATHS.getAsset);
+  if (!asset) throw new Error(`${PATHS.getAsset} is not among the holder GETs of the document: the CPU ratios are held against it`);
+  const loads = [getLoad(origin, sessions, asset), buyLoad(origin, sessions.buyers), ...gets.filter((g) => g !== asset).map((g) => getLoad(origin, sessions, g))];
+  return { loads, gets };
 }
 
-type Sessions = { ids: number[]; tokens: string[]; buyers: string[] };
+/** The routes found, one a line, each with its query as the first session holder sends it. */
+const getsText = (gets: HolderGet[]) => gets.map((g) => `  GET ${g.path}${g.example ? `?${g.example}` : ''}${g.label ? ` (${g.label})` : ''}`).join('\n');
+const getsCount = (gets: HolderGet[]) => `${new Set(gets.map((g) => g.path)).size} routes, ${gets.length} loads`;
 
-const teamsAmong = (sessions: Sessions) => sessions.ids.filter((id) => TEAM_HOLDERS.includes(id)).sort((a, b) => a - b);
+type PlatformRuns = { platform: Platform; sessions: Sessions; gets: HolderGet[]; runs: Measured[] };
 
-/** A session each for the session holders, as a sign-in makes it, and FUNDING in each one's wallet. */
-async function openSessions(dbUrl: string, platformHolders: number): Promise<Sessions> {
-  const ids = sessionHolders(platformHolders);
-  const handle = await connect({ databaseUrl: dbUrl, poolSize: 8 });
-  try {
-    const now = new Date();
-    await handle.db.transaction().execute((trx) =>
-      postEntry(trx, {
-        kind: 'bench',
-        ref: 'bench:sessions',
-        at: now,
-        postings: [
-          { userId: SYSTEM, asset: 'AIC', kind: 'exchange', amount: -FUNDING * BigInt(ids.length) },
-          ...ids.map((id) => ({ userId: BigInt(id), asset: 'AIC' as const, kind: 'wallet' as const, amount: FUNDING })),
-        ],
-      }),
-    );
-    const tokens = await inPool(ids.length, 8, (i) => createSession(handle.db, BigInt(ids[i] ?? 0), now, 30, 'bench'));
-    // Holder 1, the tree's root, has no inviter, and a buy needs one.
-    return { ids, tokens, buyers: tokens.filter((_, i) => ids[i] !== 1) };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The holder-facing routes, each round the sessions (the buy round those who may buy). */
-function holderLoads(api: string, sessions: Sessions): Load[] {
-  const idleUrl = `${api}/readyz`;
-  const read = (path: string, query?: string, label?: string) => readLoad(api, idleUrl, path, sessions.tokens, query, label);
-  return [
-    read(PATHS.getAsset),
-    buyLoad(api, idleUrl, sessions.buyers),
-    // The month a holder opens (the server's, with the buys above) and the settled days' month.
-    read(PATHS.statementMonthly, 'limit=50', 'this month'),
-    read(PATHS.statementMonthly, `month=${MONTH}&limit=50`, 'settled month'),
-    read(PATHS.userInfo),
-    read(PATHS.inviteRecords, 'limit=20'),
-    read(PATHS.rewardLog, 'limit=20'),
-    read(PATHS.notifications, 'limit=20'),
-  ];
-}
-
-/** Every holder-facing load in turn on a server of `platform`'s own, with the CPU each run took. */
-async function runHolderLoads(platform: Platform, sessions: Sessions): Promise<Measured[]> {
+/** The session holders signed in on a server of `platform`'s own, then every holder-facing load in turn, with the CPU each run took. */
+async function runHolderLoads(platform: Platform): Promise<PlatformRuns> {
   const runs: Measured[] = [];
   const server = await startBenchServer(platform.url);
   try {
-    for (const load of holderLoads(`http://127.0.0.1:${server.port}`, sessions)) {
+    const sessions = await openSessions(platform, server);
+    const label = platformLabel(platform.holders);
+    console.log(`\n${label}: ${SESSIONS} sessions, chain holders ${teamsAmong(sessions).join(', ')} among them; ${grantsLine(sessions.grants)}`);
+    const { loads, gets } = await holderLoads(`http://127.0.0.1:${server.port}`, sessions);
+    console.log(`${label}: the holder GETs of the OpenAPI document (${getsCount(gets)}), the first session holder's queries:\n${getsText(gets)}`);
+    for (const load of loads) {
       const analysed = await analyzeAsAutovacuumWould(platform.url);
       if (analysed.length) console.log(`analysed as autovacuum would have: ${analysed.join(', ')}`);
       await series(load, runs, server.pid);
     }
+    return { platform, sessions, gets, runs };
   } finally {
     await server.stop();
   }
-  return runs;
 }
 
 type PerRequest = { serverMs: number | null; databaseMs: number | null; totalMs: number | null };
@@ -560,7 +435,7 @@ function holderRunFigures(label: string, runs: Measured[]): Figure[] {
   });
 }
 
-/** Each route on the large platform over the same route on the small one: req/s, and CPU a request. */
+/** Each route on the large platform over the same route on the small one: req/s (held to its goal), and CPU a request. */
 function ratioFigures(small: Measured[], large: Measured[]): Figure[] {
   return large.flatMap((run) => {
     const same = small.find((r) => r.load.name === run.load.name && r.connections === run.connections);
@@ -570,13 +445,7 @@ function ratioFigures(small: Measured[], large: Measured[]): Figure[] {
     const cpu = ratioOf(cpuPerRequest(run).totalMs, cpuPerRequest(same).totalMs);
     return [
       { benchmark: 'api', figure: `${at}, req/s`, value: ratioText(rps), goal: `>= ${HOLDER_GOALS.rpsRatio}x`, met: rps >= HOLDER_GOALS.rpsRatio },
-      {
-        benchmark: 'api',
-        figure: `${at}, CPU a request`,
-        value: ratioText(cpu),
-        goal: `<= ${HOLDER_GOALS.cpuRatio}x`,
-        met: cpu !== null && cpu <= HOLDER_GOALS.cpuRatio,
-      },
+      { benchmark: 'api', figure: `${at}, CPU a request`, value: ratioText(cpu) },
     ];
   });
 }
@@ -645,10 +514,11 @@ function trafficCpuText(runs: Measured[], cpu: Cpu, during?: { dayAloneS: number
 }
 
 /**
- * On the large platform: one more day settled without traffic, the next under the mixed load
- * (settled here, on a pool of its own, as bench/day.ts settles), then that day's income verified.
+ * On the large platform: one more day settled without traffic, the next under the mixed load of
+ * every holder route (settled here, on a pool of its own, as bench/day.ts settles), then that
+ * day's income verified. `given`: the session holders the routes' runs signed in.
  */
-async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure[]> {
+async function duringDay(platform: Platform, given?: Sessions): Promise<Figure[]> {
   const quietDay = addDays(FIRST_DAY, SETTLED_DAYS);
   const busyDay = addDays(quietDay, 1);
   // Four connections: the rebates and the proof run parts side by side on connections of their own.
@@ -662,7 +532,10 @@ async function duringDay(platform: Platform, sessions: Sessions): Promise<Figure
     let underLoad: UnderLoad;
     try {
       const api = `http://127.0.0.1:${server.port}`;
-      underLoad = await settleUnderLoad(ctx, busyDay, holderLoads(api, sessions), `${api}/readyz`, server.pid);
+      // BENCH_DURING_DAY=only: the session holders sign in on this server.
+      const sessions = given ?? (await openSessions(platform, server));
+      const { loads } = await holderLoads(api, sessions);
+      underLoad = await settleUnderLoad(ctx, busyDay, loads, `${api}/readyz`, server.pid);
     } finally {
       await server.stop();
     }
@@ -724,33 +597,40 @@ function dayRouteFigures(label: string, during: Measured, before: Measured | und
   ];
 }
 
-/** The run with BENCH_HOLDERS: the holder-facing routes on that platform and on SMALL_PLATFORM's. */
+/** The run with BENCH_HOLDERS: the holder-facing routes on SMALL_PLATFORM's platform, then on that many holders'. */
 async function holdersBench(): Promise<void> {
   if (!Number.isInteger(holders) || holders < SESSIONS) throw new Error(`BENCH_HOLDERS: a whole number, at least ${SESSIONS}`);
   const platforms: Platform[] = [];
   try {
-    for (const size of [SMALL_PLATFORM, holders]) {
-      platforms.push(await populatedDatabase(base, size, process.env.BENCH_REUSE === '1'));
-    }
-    const figures: Figure[] = platforms.map((p) => ({
+    const figures: Figure[] = [];
+    const built = (p: Platform): Figure => ({
       benchmark: 'api',
       figure: `${platformLabel(p.holders)}: population, ${SETTLED_DAYS} settled days s`,
       value: p.builtS === null ? 'reused (BENCH_REUSE)' : p.builtS.toFixed(1),
-    }));
-    const measured: { platform: Platform; sessions: Sessions; runs: Measured[] }[] = [];
+    });
     if (DURING_DAY === 'only') {
-      const large = platforms[1] as Platform;
-      figures.push(...(await duringDay(large, await openSessions(large.url, large.holders))));
+      const large = await populatedDatabase(base, holders, reuse);
+      platforms.push(large);
+      figures.push(built(large), ...(await duringDay(large)));
       return finish(figures);
     }
-    for (const platform of platforms) {
-      const sessions = await openSessions(platform.url, platform.holders);
-      console.log(`\n${platformLabel(platform.holders)}: ${SESSIONS} sessions, chain holders ${teamsAmong(sessions).join(', ')} among them`);
-      const runs = await runHolderLoads(platform, sessions);
-      measured.push({ platform, sessions, runs });
-      figures.push(...holderRunFigures(platformLabel(platform.holders), runs), await ledgerFigure(platformLabel(platform.holders), platform.url));
+    const measured: PlatformRuns[] = [];
+    // The small platform first: a holder route the bench cannot call stops it before a large build.
+    for (const size of [SMALL_PLATFORM, holders]) {
+      const platform = await populatedDatabase(base, size, reuse);
+      platforms.push(platform);
+      const done = await runHolderLoads(platform);
+      measured.push(done);
+      const label = platformLabel(platform.holders);
+      figures.push(
+        built(platform),
+        { benchmark: 'api', figure: `${label}: holder GETs in the OpenAPI document (each measured below)`, value: getsCount(done.gets) },
+        grantsFigure(`${label}, ${SESSIONS} session holders`, done.sessions.grants),
+        ...holderRunFigures(label, done.runs),
+        await ledgerFigure(label, platform.url),
+      );
     }
-    const [small, large] = measured as [(typeof measured)[0], (typeof measured)[0]];
+    const [small, large] = measured as [PlatformRuns, PlatformRuns];
     figures.push(...ratioFigures(small.runs, large.runs));
     figures.push({
       benchmark: 'api',
@@ -765,9 +645,45 @@ async function holdersBench(): Promise<void> {
 }
 
 function finish(figures: Figure[]): void {
-  figures.push({ benchmark: 'api', figure: 'load average (1 min) at start / end', value: `${loadAtStart} / ${load1()}` });
+  figures.push(loadFigure());
   report(`Holder-facing API, ${int(holders)} holders against ${SMALL_PLATFORM}, ${seconds} s a run (connections: ${connectionCounts.join(', ')})`, figures);
 }
 
-if (holders) await holdersBench();
+/**
+ * BENCH_OVERLOAD=1: the overload alone (bench/overload.ts), on a fresh database's signed-in users
+ * or, with BENCH_HOLDERS, on the SMALL_PLATFORM platform's session holders.
+ */
+async function overloadBench(): Promise<void> {
+  const title = `Overload: ${int(OVERLOAD_CONNECTIONS)} connections on GET ${PATHS.productInfo} and POST ${PATHS.productBuy}, ${seconds} s`;
+  if (!holders) {
+    await onFreshDatabase(async (dbUrl) => {
+      const server = await startBenchServer(dbUrl);
+      try {
+        const { tokens, grants } = await signInUsers(server, dbUrl);
+        const figures = await overloadFigures(server, dbUrl, tokens, tokens, seconds);
+        report(`${title}, ${userCount} users`, [grantsFigure(`${userCount} users`, grants), ...figures, loadFigure()]);
+      } finally {
+        await server.stop();
+      }
+    });
+    return;
+  }
+  const platform = await populatedDatabase(base, SMALL_PLATFORM, reuse);
+  try {
+    const server = await startBenchServer(platform.url);
+    try {
+      const sessions = await openSessions(platform, server);
+      const figures = await overloadFigures(server, platform.url, sessions.tokens, sessions.buyers, seconds);
+      const label = `${platformLabel(SMALL_PLATFORM)}, ${SESSIONS} session holders`;
+      report(`${title}, ${label}`, [grantsFigure(label, sessions.grants), ...figures, loadFigure()]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await platform.release();
+  }
+}
+
+if (overload) await overloadBench();
+else if (holders) await holdersBench();
 else await freshDatabaseBench();
