@@ -5,6 +5,7 @@ import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunct
 import { REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
+import { PROOF_CHUNK } from './proof/chunkFunction.ts';
 import { MONTHLY_STATEMENTS } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 import { USER_SUMMARIES } from './team/summaryFunction.ts';
@@ -34,4 +35,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   NOTICE_PAGE,
   REWARD_LOG,
   USER_SUMMARIES,
+  PROOF_CHUNK,
 ];

@@ -17,7 +17,7 @@ import type { InclusionProof, ProofLedgerCheck, ProofRootData } from '../../cont
 import type { Db } from '../db/connect.ts';
 import type { Asset } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { LEAF_KINDS, nodeSha256, readLeaves, toLeaf } from './build.ts';
+import { LEAF_KINDS, type LeafRow, nodeSha256, toLeaf } from './build.ts';
 
 /** The roots published for a day, or for the latest day built. */
 export async function publishedRoots(db: Db, day?: string): Promise<ProofRootData> {
@@ -46,20 +46,15 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
     .limit(1)
     .executeTakeFirst();
   if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
-  const mine = await db
-    .selectFrom('proof_leaves')
-    .select('position')
-    .where('user_id', '=', userId)
-    .where('day', '=', root.day)
-    .where('asset', '=', asset)
-    .executeTakeFirst();
-  if (!mine) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
-
-  const chunk = mine.position >> CHUNK_BITS;
+  const { rows } = await sql<Omit<LeafRow, 'position'> & { mine: number; leaf: number }>`
+    select * from proof_chunk(${userId}, ${asset}, ${root.day}::date, ${CHUNK_BITS})`.execute(db);
+  const mine = rows[0]?.mine;
+  if (mine === undefined) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
+  const chunk = mine >> CHUNK_BITS;
   const start = chunk * CHUNK_SIZE;
-  const leaves = (await readLeaves(db, root.day, asset, start, start + CHUNK_SIZE)).map((row) => toLeaf(row, asset));
+  const leaves = rows.map((row) => toLeaf({ ...row, position: row.leaf }, asset));
   const levels = buildLevels(leaves.map((leaf) => hashLeaf(leaf, nodeSha256)), nodeSha256);
-  const offset = mine.position - start;
+  const offset = mine - start;
   const wanted = siblingsOf(chunk, Math.ceil(root.holders / CHUNK_SIZE));
   const upper = wanted.length
     ? await db
