@@ -45,6 +45,9 @@ describe('error catalogue', () => {
   it('sends each failure with a fitting HTTP status', () => {
     expect(httpStatusForCode(ERRORS.PARAM.code)).toBe(400);
     expect(httpStatusForCode(ERRORS.UNAUTHORIZED.code)).toBe(401);
+    // A busy server (load shedding, a read past its time limit) is a 503 of its own code.
+    expect(httpStatusForCode(ERRORS.SERVER_BUSY.code)).toBe(503);
+    expect(messageKeyForCode(ERRORS.SERVER_BUSY.code)).toBe('err.serverBusy');
     expect(httpStatusForCode(12345)).toBe(500);
   });
 });

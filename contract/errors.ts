@@ -101,6 +101,12 @@ export const ERRORS = {
   DIFFERENCE_NONE: { code: 162, http: 404, message: 'err.differenceNone' },
   /** 163: a funding over what one operator may ask for in a UTC day (FUNDING_DAILY_LIMIT). */
   FUNDING_LIMIT: { code: 163, http: 422, message: 'err.fundingLimit' },
+  /**
+   * 170: the server is too busy to take this request now, with a Retry-After: its event loop
+   * lags or too many requests wait for a database connection (it sheds them at once, doing
+   * nothing), or a read outside a transaction ran past READ_STATEMENT_TIMEOUT_MS.
+   */
+  SERVER_BUSY: { code: 170, http: 503, message: 'err.serverBusy' },
   /** 413: a request body over the limit (64 KB). */
   PAYLOAD_TOO_LARGE: { code: 413, http: 413, message: 'err.payloadTooLarge' },
 } as const satisfies Record<string, { code: number } & Entry>;
