@@ -38,8 +38,9 @@ run('two server processes through PgBouncer in transaction mode', () => {
     };
     // One migrates first; the second then finds the schema current.
     // `a` as deploy/env.example sets it up; `b` with prepared statements on, which this
-    // PgBouncer (1.18) loses between its server connections: each read is sent again unnamed.
-    a = await startServer({ ...shared, PORT: String(portA), DATABASE_PREPARED_STATEMENTS: 'false' });
+    // PgBouncer (1.18) loses between its server connections: each read is sent again unnamed;
+    // and with the read limit on, whose startup option PgBouncer refuses: b opens without it.
+    a = await startServer({ ...shared, PORT: String(portA), DATABASE_PREPARED_STATEMENTS: 'false', READ_STATEMENT_TIMEOUT_MS: '0' });
     b = await startServer(shared);
   });
   afterAll(async () => {
@@ -98,5 +99,9 @@ run('two server processes through PgBouncer in transaction mode', () => {
     const check = await callApi<{ ok: boolean; tree: { ok: boolean } }>(b.baseUrl, PATHS.operatorLedger, operator.token);
     expect(check.ok).toBe(true);
     expect(check.tree.ok).toBe(true);
+
+    // b said at start that the read limit does not reach PostgreSQL through this pooler.
+    expect(b.logs()).toContain('READ_STATEMENT_TIMEOUT_MS is not applied');
+    expect(a.logs()).not.toContain('READ_STATEMENT_TIMEOUT_MS');
   });
 });

@@ -26,6 +26,8 @@ import { seedTeamRules } from './team/rules.ts';
 import { proofRoutes } from './proof/routes.ts';
 import { appShellRoutes } from './http/appShell.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
+import { installShedding, unlimitedOperatorReads } from './http/pressure.ts';
+import { poolOf } from './db/pool.ts';
 import { describeOperations } from './http/openapi.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
@@ -113,14 +115,17 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
   installErrorHandling(app);
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  // First of the request hooks: a shed request costs no session lookup, rate count or body.
+  await installShedding(app, ctx.config, poolOf(ctx.db), (reason) => metrics.requestsShed.inc({ reason }));
+  unlimitedOperatorReads(app);
   installAuthGuard(app, ctx);
   describeOperations(app);
   shareRevocations(app, ctx);
   requireIdempotencyKeys(app);
   refuseNonFiniteNumbers(app);
   await installSecurity(app, ctx.config);
-  const metrics = createMetrics();
-  app.decorate('metrics', metrics);
   installObservability(app, ctx, metrics);
   // The configured team rules become their first version, unless the database has one.
   await seedTeamRules(ctx.db, ctx.config.team, ctx.clock.now());

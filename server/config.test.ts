@@ -173,6 +173,7 @@ describe("deploy/env.example's placeholders", () => {
     TRUST_PROXY: '127.0.0.1',
     DATABASE_URL: 'postgres://aic_earn:Zq8vR2@127.0.0.1:6432/aic_earn',
     DATABASE_PREPARED_STATEMENTS: 'false',
+    READ_STATEMENT_TIMEOUT_MS: '0',
     REDIS_URL: 'redis://127.0.0.1:6379',
     OIDC_ISSUER: 'https://exchange.aic-earn.test',
     OIDC_CLIENT_ID: 'aic-earn',

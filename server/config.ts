@@ -93,6 +93,16 @@ export type Config = {
   requestTimeoutMs: number;
   /** How long to wait for the exchange's servers (its OpenID provider) before answering 504. */
   upstreamTimeoutMs: number;
+  /** Requests are shed (503 at once) while the event loop's mean delay is past this many ms; 0: never. */
+  shedEventLoopDelayMs: number;
+  /** Requests are shed (503 at once) while more than this many wait for a database connection; 0: never. */
+  shedPoolWaiting: number;
+  /**
+   * PostgreSQL: a statement the server's pool runs outside a transaction for a request (a holder's
+   * read) is cancelled after this many ms and answers 503; transactions and background work are
+   * not limited (db/statementTimeout.ts). 0: no limit.
+   */
+  readStatementTimeoutMs: number;
   /** The team rules' first version (later ones are scheduled parameters, team/rules.ts). */
   team: TeamRules;
   /** The team rules the environment sets (the others are defaults): only they are compared with an existing database's. */
@@ -148,6 +158,9 @@ export type EarnDefaults = {
   /** Each rate-earning product's daily rate (the registry's products; `EARN_<PRODUCT>_DAILY_RATE`). */
   dailyRates: Partial<Record<Product, string>>;
 };
+
+/** Connections in a server process's PostgreSQL pool (db/connect.ts). */
+export const POOL_SIZE = 20;
 
 /** A setting the server cannot start with: its message is one line naming the variable. */
 export class ConfigError extends Error {}
@@ -535,6 +548,10 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     metricsPort: env.METRICS_PORT ? envInt(env, 'METRICS_PORT', 0) : undefined,
     requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
+    shedEventLoopDelayMs: envInt(env, 'SHED_EVENT_LOOP_DELAY_MS', 200),
+    // Twice the pool's connections (db/connect.ts): a burst may queue, a standing crowd is shed.
+    shedPoolWaiting: envInt(env, 'SHED_POOL_WAITING', 2 * POOL_SIZE),
+    readStatementTimeoutMs: envInt(env, 'READ_STATEMENT_TIMEOUT_MS', 5_000),
     clockStart: clockStart(env),
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),
     dashboardCacheMs: envInt(env, 'DASHBOARD_CACHE_MS', 1000),

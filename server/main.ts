@@ -6,6 +6,7 @@ import { checkRedisAtStart } from './http/security.ts';
 import { openDatabase } from './db/open.ts';
 import { DataDirNotPrivate } from './db/privateDir.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { withoutReadTimeout } from './db/statementTimeout.ts';
 import { startPushDispatcher } from './notify/push.ts';
 import { systemClock } from './platform/clock.ts';
 import { sharedClock } from './platform/sharedClock.ts';
@@ -19,9 +20,17 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env, { refusePlaceholders: true });
   // Before anything else connects to Redis (and logs about it when it cannot).
   if (config.redisUrl) await checkRedisAtStart(config.redisUrl);
-  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, prepare: config.databasePrepare });
-  await migrateToLatest(handle.db);
-  if (config.seedDemo) await seedDemoData(handle.db);
+  const handle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    prepare: config.databasePrepare,
+    readStatementTimeoutMs: config.readStatementTimeoutMs,
+  });
+  // Work of the process's own, not a request's: READ_STATEMENT_TIMEOUT_MS does not limit it.
+  await withoutReadTimeout(async () => {
+    await migrateToLatest(handle.db);
+    if (config.seedDemo) await seedDemoData(handle.db);
+  });
   // The demo clock (an operator may move it, or it starts at CLOCK_START) is one for every process.
   const demoClock = config.clockAdjustable || config.clockStart !== undefined;
   const shared = demoClock ? await sharedClock(handle.db, { start: config.clockStart }) : undefined;
@@ -62,10 +71,13 @@ async function main(): Promise<void> {
     closeMetrics = metricsServer.close;
     app.log.info(`metrics on http://127.0.0.1:${metricsServer.port}/metrics`);
   }
-  stopScheduler = startScheduler(ctx, app.log, app.metrics);
-  stopTransfers = startTransferWorker(ctx, app.exchange, app.log, { reconcile: config.settlementIntervalMs > 0 });
-  // Web Push goes out where the scheduled work runs (the scheduler's process in a deployment).
-  if (config.settlementIntervalMs > 0) stopPush = startPushDispatcher(ctx, app.log);
+  // The background loops, and all they start, run without the read limit (db/statementTimeout.ts).
+  withoutReadTimeout(() => {
+    stopScheduler = startScheduler(ctx, app.log, app.metrics);
+    stopTransfers = startTransferWorker(ctx, app.exchange, app.log, { reconcile: config.settlementIntervalMs > 0 });
+    // Web Push goes out where the scheduled work runs (the scheduler's process in a deployment).
+    if (config.settlementIntervalMs > 0) stopPush = startPushDispatcher(ctx, app.log);
+  });
   app.log.info(
     { database: handle.kind === 'pglite' ? `pglite:${config.dataDir}` : 'postgres' },
     `${config.appName} listening on http://localhost:${config.port}`,

@@ -2,8 +2,11 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { POOL_SIZE } from '../config.ts';
 import { claimDataDir } from './dataDirLock.ts';
+import { watchPool } from './pool.ts';
 import { PreparedStatements } from './prepared.ts';
+import { liftReadTimeout, readTimeoutOption } from './statementTimeout.ts';
 import { makePrivate, preparePrivateDir } from './privateDir.ts';
 import type { Database } from './schema.ts';
 
@@ -28,6 +31,12 @@ export type DbOptions = {
    * between its server connections (PgBouncer before 1.21 in transaction mode). Default on.
    */
   prepare?: boolean | undefined;
+  /**
+   * PostgreSQL only: statements outside a transaction are cancelled after this many ms, unless
+   * run inside `withoutReadTimeout` (db/statementTimeout.ts). The server's own pool only
+   * (READ_STATEMENT_TIMEOUT_MS); unset or 0: no limit.
+   */
+  readStatementTimeoutMs?: number | undefined;
 };
 
 export type DbHandle = { db: Db; kind: 'postgres' | 'pglite'; close: () => Promise<void> };
@@ -38,17 +47,24 @@ export async function connect(options: DbOptions): Promise<DbHandle> {
 }
 
 async function connectPostgres(url: string, options: DbOptions): Promise<DbHandle> {
+  const readTimeoutMs = options.readStatementTimeoutMs ?? 0;
+  const startup = [
+    ...(options.schema ? [`-c search_path=${options.schema}`] : []),
+    ...(readTimeoutMs > 0 ? [readTimeoutOption(readTimeoutMs)] : []),
+  ].join(' ');
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 20,
+    max: options.poolSize ?? POOL_SIZE,
     // A request waits at most this long for a connection (a new one, or a free one of a full
     // pool), then answers 503 instead of hanging while the database is unreachable. Keepalive
     // lets the kernel notice a peer that vanished without closing the connection. There is no
-    // client-side query timeout (pg's leaves the connection busy with the abandoned query) and
-    // no statement_timeout (a settlement statement over a million orders rightly takes seconds).
+    // client-side query timeout (pg's leaves the connection busy with the abandoned query). The
+    // statement_timeout, when given, limits only what runs outside a transaction and outside
+    // background work (db/statementTimeout.ts): a settlement statement over a million orders
+    // rightly takes seconds.
     connectionTimeoutMillis: 5_000,
     keepAlive: true,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(startup ? { options: startup } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
         if (oid === INT8 || oid === NUMERIC) return toBigInt;
@@ -66,8 +82,10 @@ async function connectPostgres(url: string, options: DbOptions): Promise<DbHandl
   pool.on('connect', (client) => {
     client.on('error', () => {});
     statements?.install(client);
+    if (readTimeoutMs > 0) liftReadTimeout(client);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  watchPool(db, pool);
   return { db, kind: 'postgres', close: () => db.destroy() };
 }
 

@@ -20,6 +20,15 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
 }
 
 /**
+ * Whether a statement was cancelled (57014 query_canceled): by READ_STATEMENT_TIMEOUT_MS
+ * (db/statementTimeout.ts), or by an operator's pg_cancel_backend. Nothing it did is kept, and
+ * the same request may succeed a moment later: the HTTP layer answers 503 SERVER_BUSY.
+ */
+export function isStatementCancelled(error: unknown): boolean {
+  return sqlStateOf(error) === '57014';
+}
+
+/**
  * SQLSTATEs of a value the database cannot take: a number beyond bigint (22003), an impossible
  * date (22007, 22008), a NUL character (22021), text that is no number (22P02), text too long
  * (22001). Raised on request input, such as an id of twenty digits or a day of 2026-99-99, they

@@ -58,7 +58,9 @@ function dataDirProblem(dataDir: string, error: unknown): string | null {
  * naming DATABASE_URL, and a folder that cannot hold the embedded one with one naming DATA_DIR,
  * instead of the first migration failing with a driver's stack trace.
  */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string } & Pick<DbOptions, 'prepare'>): Promise<DbHandle> {
+export async function openDatabase(
+  options: { databaseUrl: string | undefined; dataDir: string } & Pick<DbOptions, 'prepare' | 'readStatementTimeoutMs'>,
+): Promise<DbHandle> {
   let handle: DbHandle;
   try {
     handle = await connect(options);
@@ -72,7 +74,21 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
     await sql`select 1`.execute(handle.db);
   } catch (error) {
     await handle.close().catch(() => {});
+    if (options.readStatementTimeoutMs && refusesStartupOptions(error)) {
+      process.emitWarning(POOLER_WARNING, 'DatabaseWarning');
+      return openDatabase({ ...options, readStatementTimeoutMs: 0 });
+    }
     throw new StartupError(databaseProblem(options.databaseUrl, error));
   }
   return handle;
 }
+
+/**
+ * A pooler such as PgBouncer refuses the startup option that carries READ_STATEMENT_TIMEOUT_MS
+ * (it keeps its server connections for every client): the server opens its pool without it.
+ */
+const refusesStartupOptions = (error: unknown) => /unsupported (options )?startup parameter/i.test(reason(error).message);
+
+const POOLER_WARNING =
+  'the database (a pooler such as PgBouncer?) refuses the startup option "options": READ_STATEMENT_TIMEOUT_MS is not applied; ' +
+  'reads outside a transaction have no time limit (docs/deploy.md, "Load shedding")';

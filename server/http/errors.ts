@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyHttpOptions, FastifyRequest } from 'fastify';
 import { ERRORS, type ErrorName } from '../../contract/errors.ts';
 import type { Config } from '../config.ts';
-import { isDatabaseUnavailable, isValueRefusedByDatabase } from '../db/failures.ts';
+import { isDatabaseUnavailable, isStatementCancelled, isValueRefusedByDatabase } from '../db/failures.ts';
 import { InsufficientBalance } from '../ledger/ledger.ts';
 import { messageLanguage, translate } from './messages.ts';
 
@@ -20,6 +20,7 @@ export class AppError extends Error {
 function toAppError(error: FastifyError | Error): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof InsufficientBalance) return new AppError('BALANCE');
+  if (isStatementCancelled(error)) return new AppError('SERVER_BUSY', error.message);
   if (isDatabaseUnavailable(error)) return new AppError('UNAVAILABLE', error.message);
   if (isValueRefusedByDatabase(error)) return new AppError('PARAM', error.message);
   const fastifyError = error as FastifyError;
@@ -40,8 +41,13 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError
   // a build swapped under a running server) leaves its type and encoding on the reply: the
   // envelope is plain JSON.
   reply.removeHeader('content-encoding');
+  // Busy: the same request may pass in a moment (the web app waits this long, then asks again).
+  if (error.errorName === 'SERVER_BUSY' && !reply.hasHeader('retry-after')) reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
   return reply.status(entry.http).type('application/json; charset=utf-8').send({ code: entry.code, msg, data: null });
 }
+
+/** What a SERVER_BUSY answer's Retry-After asks the client to wait, in seconds. */
+const BUSY_RETRY_AFTER_SECONDS = 2;
 
 /** The caller's X-Lang by connection, for failures Node reports on the socket (408, 505). */
 const languageBySocket = new WeakMap<object, unknown>();
@@ -118,7 +124,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     const appError = toAppError(error);
     if (appError.errorName === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
     else if (appError.errorName === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
-    else request.log.info({ code: ERRORS[appError.errorName].code, detail: appError.detail }, 'refused');
+    else if (appError.errorName === 'SERVER_BUSY') {
+      // A shed request (an AppError) is counted in aic_requests_shed_total, not logged: a line
+      // each would add to the load it is shed for. A statement cancelled by its timeout is.
+      if (!(error instanceof AppError)) request.log.warn({ err: error }, 'statement cancelled');
+    } else request.log.info({ code: ERRORS[appError.errorName].code, detail: appError.detail }, 'refused');
     return sendError(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>

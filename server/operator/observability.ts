@@ -3,9 +3,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppContext } from '../context.ts';
 import { LATEST_MIGRATION } from '../db/migrate.ts';
+import { type PoolWatch, poolOf } from '../db/pool.ts';
 import { AppError } from '../http/errors.ts';
 import { installHealthGauges } from './healthGauges.ts';
 
@@ -13,6 +14,8 @@ import { installHealthGauges } from './healthGauges.ts';
 export type Metrics = {
   registry: Registry;
   settlementSeconds: Histogram<'step'>;
+  /** Requests answered 503 at once by the load shedding (http/pressure.ts), by its reason. */
+  requestsShed: Counter<'reason'>;
 };
 
 export function createMetrics(): Metrics {
@@ -27,7 +30,39 @@ export function createMetrics(): Metrics {
       buckets: [0.05, 0.25, 1, 5, 15, 60, 300],
       registers: [registry],
     }),
+    requestsShed: new Counter({
+      name: 'aic_requests_shed_total',
+      help: 'Requests answered 503 at once because the event loop lagged (event_loop) or too many waited for a database connection (pool)',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
   };
+}
+
+/**
+ * The PostgreSQL pool's figures at each scrape, and the time each checkout waited for its
+ * connection. On PGlite, which has no pool, they stay 0.
+ */
+function installPoolMetrics(registry: Registry, pool: PoolWatch | undefined): void {
+  const gauge = (name: string, help: string, read: (pool: PoolWatch) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(pool ? read(pool) : 0);
+      },
+    });
+  gauge('aic_db_pool_waiting', 'Requests waiting for a database connection', (p) => p.waiting());
+  gauge('aic_db_pool_total', 'Database connections open in the pool', (p) => p.total());
+  gauge('aic_db_pool_idle', 'Database connections open and idle in the pool', (p) => p.idle());
+  const waits = new Histogram({
+    name: 'aic_db_pool_wait_seconds',
+    help: 'Time a checkout waited for a database connection (those that timed out too)',
+    buckets: [0.001, 0.005, 0.02, 0.1, 0.5, 1, 5],
+    registers: [registry],
+  });
+  pool?.onWait((seconds) => waits.observe(seconds));
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -56,6 +91,7 @@ function mainPortServesMetrics(ctx: AppContext): boolean {
  */
 export function installObservability(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
   installHealthGauges(metrics.registry, ctx);
+  installPoolMetrics(metrics.registry, poolOf(ctx.db));
   const requests = new Counter({
     name: 'aic_http_requests_total',
     help: 'Requests by route, method and status',

@@ -6,6 +6,7 @@ import { type Config, loadConfig } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { connect } from '../db/connect.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { withoutReadTimeout } from '../db/statementTimeout.ts';
 import { type Clock, fixedClock } from '../platform/clock.ts';
 import { seedDemoData } from '../platform/seed.ts';
 
@@ -23,6 +24,8 @@ export type TestAppOptions = {
   config?: Partial<Config>;
   /** PostgreSQL only: reach the test database at this address (a proxy in front of it). */
   databaseUrl?: string;
+  /** PostgreSQL only: connections in the app's pool (default 10). */
+  poolSize?: number;
 };
 
 /**
@@ -32,12 +35,22 @@ export type TestAppOptions = {
 export async function startTestApp(kind: DatabaseKind, options: TestAppOptions = {}): Promise<TestApp> {
   const schema = kind === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   if (schema) await withPgClient((c) => c.query(`create schema ${schema}`));
+  // The pool's read limit is the server's (main.ts) and off here unless a test sets it.
+  const readStatementTimeoutMs = options.config?.readStatementTimeoutMs ?? 0;
   const handle = await connect(
-    kind === 'postgres' ? { databaseUrl: options.databaseUrl ?? TEST_DATABASE_URL, schema, poolSize: 10 } : {},
+    kind === 'postgres'
+      ? { databaseUrl: options.databaseUrl ?? TEST_DATABASE_URL, schema, poolSize: options.poolSize ?? 10, readStatementTimeoutMs }
+      : {},
   );
-  await migrateToLatest(handle.db);
-  if (options.seed !== false) await seedDemoData(handle.db);
+  await withoutReadTimeout(async () => {
+    await migrateToLatest(handle.db);
+    if (options.seed !== false) await seedDemoData(handle.db);
+  });
   const config: Config = { ...loadConfig({}), webDir: '/nonexistent', settlementIntervalMs: 0,
+    readStatementTimeoutMs,
+    // No load shedding unless a test sets it: tests fire bursts and block the loop on purpose.
+    shedEventLoopDelayMs: 0,
+    shedPoolWaiting: 0,
     rateLimitSignInPerMinute: 100_000,
     rateLimitPostsPerMinute: 100_000,
     rateLimitAuthFailuresPerMinute: 100_000,

@@ -1,0 +1,68 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Config } from '../config.ts';
+import type { PoolWatch } from '../db/pool.ts';
+import { withoutReadTimeout } from '../db/statementTimeout.ts';
+import { AppError } from './errors.ts';
+
+/** Why a request was shed: the label of aic_requests_shed_total. */
+export type ShedReason = 'event_loop' | 'pool';
+
+/** Never shed: the load balancer's and Prometheus's view of the process must stay true under load. */
+const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
+
+const exempt = (request: FastifyRequest) => NEVER_SHED.has(request.routeOptions.url ?? '');
+
+/** The refusal of a shed request; the error handler adds its Retry-After. */
+function shed(reason: ShedReason, onShed: (reason: ShedReason) => void): AppError {
+  onShed(reason);
+  return new AppError('SERVER_BUSY', `shed: ${reason}`);
+}
+
+/**
+ * Load shedding: past a bound, a request is answered 503 SERVER_BUSY with a Retry-After at once,
+ * before its session is looked up or its body read, so one slow route cannot queue every other
+ * behind it. Two bounds, each off at 0:
+ * - the event loop's delay (SHED_EVENT_LOOP_DELAY_MS), by @fastify/under-pressure: the mean delay
+ *   of the last second's samples, past their 10 ms resolution;
+ * - requests waiting for a database connection (SHED_POOL_WAITING), by a hook of our own: the
+ *   pool's queue read at each request, where under-pressure's `healthCheck` would poll it on an
+ *   interval (and answer from a stale reading in between).
+ * Installed before the routes, so its hooks run before any route's own (the auth guard's).
+ */
+export async function installShedding(
+  app: FastifyInstance,
+  config: Pick<Config, 'shedEventLoopDelayMs' | 'shedPoolWaiting'>,
+  pool: PoolWatch | undefined,
+  onShed: (reason: ShedReason) => void,
+): Promise<void> {
+  if (config.shedEventLoopDelayMs > 0) {
+    await app.register(underPressure, {
+      maxEventLoopDelay: config.shedEventLoopDelayMs,
+      // Our envelope through the one error handler; a rejected promise is passed on as the error.
+      pressureHandler: async (request) => {
+        if (!exempt(request)) throw shed('event_loop', onShed);
+      },
+    });
+  }
+  const bound = config.shedPoolWaiting;
+  if (pool && bound > 0) {
+    app.addHook('onRequest', (request, _reply, done) => {
+      done(pool.waiting() > bound && !exempt(request) ? shed('pool', onShed) : undefined);
+    });
+  }
+}
+
+/**
+ * The operators' calls run without READ_STATEMENT_TIMEOUT_MS: the ledger check reads every
+ * posting, and an operator waits for it on purpose. Installed before the routes (onRoute).
+ */
+export function unlimitedOperatorReads(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/operator/')) return;
+    const handler = route.handler as (this: FastifyInstance, ...args: Parameters<RouteHandlerMethod>) => unknown;
+    route.handler = function (this: FastifyInstance, request, reply) {
+      return withoutReadTimeout(() => handler.call(this, request, reply));
+    } as RouteHandlerMethod;
+  });
+}
