@@ -4,6 +4,7 @@ import { storage } from '../lib/storage.ts';
 import { noticeAnswer, noticeNoAnswer } from '../lib/connectivity.ts';
 import { showToast } from '../lib/toast.ts';
 import { sessionStore } from '../session/store.ts';
+import { busyWait, mayRepeat, withBackoff } from './backoff.ts';
 import { type Answer, type NoAnswer, outcomeOf, transport } from './transport.ts';
 
 /** The configured API host; empty means the same origin that served the app. */
@@ -11,11 +12,16 @@ const HOST = (import.meta.env.VITE_API_HOST as string | undefined) ?? '';
 export const TOAST_MS = 2000;
 export const LOGOUT_DELAY_MS = 1000;
 
-/** A refused call: the envelope code and the translated message the user saw. */
+/**
+ * A refused call: the envelope code and the translated message the user saw; whether the server
+ * was too busy for it (asked again already: api/backoff.ts), and the wait its Retry-After asked for.
+ */
 export class ApiError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    readonly busy = false,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -87,15 +93,18 @@ function handle<T>(answer: Answer | NoAnswer, options: CallOptions, sentToken: s
   const { code, key } = outcome;
   // The catalogue's translation first; the server's msg only where we have no text of our own.
   const translated = i18next.exists(key) ? i18next.t(key) : (outcome.msg ?? i18next.t('err.generic'));
-  if (code === 401 && staleSession(sentToken)) throw new ApiError(code, translated);
+  const refused = new ApiError(code, translated, busyWait(answer) !== undefined, 'noAnswer' in answer ? undefined : answer.retryAfterMs);
+  if (code === 401 && staleSession(sentToken)) throw refused;
   if (code === 401) forceLogout(translated);
   else if (options.toast !== false) showError(translated);
-  throw new ApiError(code, translated);
+  throw refused;
 }
 
 async function send<T>(path: string, init: RequestInit, extra: Record<string, string>, options: CallOptions) {
   const sentToken = storage.get('token');
-  const answer = await transport(`${HOST}${path}`, { ...init, headers: headers(extra) }, options.signal, options.timeoutMs);
+  const call = () => transport(`${HOST}${path}`, { ...init, headers: headers(extra) }, options.signal, options.timeoutMs);
+  // A busy server's 503 is asked again after its Retry-After: a GET, or a POST with its key (run once).
+  const answer = mayRepeat(init.method, extra) ? await withBackoff(call, options.signal) : await call();
   return handle<T>(answer, options, sentToken);
 }
 

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import '../lib/imperativeRender.ts';
+import { queryRetry, queryRetryDelay } from './backoff.ts';
 import { keepFigures, SAVED_FOR_MS } from './savedFigures.ts';
 
 /**
@@ -10,7 +11,9 @@ import { keepFigures, SAVED_FOR_MS } from './savedFigures.ts';
  */
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { retry: 1, refetchOnWindowFocus: false, staleTime: 15_000, gcTime: SAVED_FOR_MS },
+    // A failed read is asked once more, after the server's Retry-After when it gave one; one the
+    // server was too busy for has been asked again already by the client (api/backoff.ts).
+    queries: { retry: queryRetry, retryDelay: queryRetryDelay, refetchOnWindowFocus: false, staleTime: 15_000, gcTime: SAVED_FOR_MS },
     // An action is sent when asked, or fails: never held offline and sent later on its own.
     mutations: { networkMode: 'always' },
   },

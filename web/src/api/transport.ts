@@ -8,8 +8,11 @@ import { messageKeyForCode, messageKeyForHttpStatus, NO_ANSWER } from '../../../
  */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-/** What came back: the status and the parsed body (null when it was not JSON). */
-export type Answer = { status: number; ok: boolean; body: unknown };
+/**
+ * What came back: the status and the parsed body (null when it was not JSON), and the wait a
+ * Retry-After header asked for (a busy server's 503, a rate limit's 429), in ms.
+ */
+export type Answer = { status: number; ok: boolean; body: unknown; retryAfterMs?: number };
 /** No answer at all: the message key the user sees (a0 no connection, a7 timeout). */
 export type NoAnswer = { noAnswer: typeof NO_ANSWER.offline | typeof NO_ANSWER.timeout };
 
@@ -43,7 +46,8 @@ export async function transport(
     // Cancelled while its body was on the way (a list left for another screen): as a call
     // cancelled before its answer, not a 200 without an envelope (the generic error's toast).
     if (callerSignal?.aborted) throw callerSignal.reason;
-    return { status: response.status, ok: response.ok, body };
+    const wait = retryAfterMs(response.headers.get('retry-after'));
+    return { status: response.status, ok: response.ok, body, ...(wait === undefined ? {} : { retryAfterMs: wait }) };
   } catch (error) {
     if (callerSignal?.aborted && !timedOut) throw error;
     return { noAnswer: timedOut ? NO_ANSWER.timeout : NO_ANSWER.offline };
@@ -52,6 +56,13 @@ export async function transport(
     callerSignal?.removeEventListener('abort', cancel);
   }
 }
+
+/**
+ * The wait a Retry-After header asks for, in ms; undefined without one. Seconds only: the form
+ * this server (and nginx passing it on) sends; an HTTP date is not waited for.
+ */
+export const retryAfterMs = (header: string | null): number | undefined =>
+  header !== null && /^\d+$/.test(header.trim()) ? Number(header) * 1000 : undefined;
 
 /** Success with its data, or a refusal: its code, the catalogue's message key and the server's msg. */
 export type Outcome<T> = { ok: true; data: T } | { ok: false; code: number; key: string; msg: string | null };

@@ -7,9 +7,10 @@ import { ApiError, TOAST_MS } from './client.ts';
 /**
  * Failures after which the same action may still have happened or still be running: no
  * answer at all (network), timeouts, gateway errors, or the server still busy with the key.
- * Retrying such an action must reuse its key so the server runs it at most once.
+ * Retrying such an action must reuse its key so the server runs it at most once. A server too
+ * busy to take it (170) did nothing, but its retry keeps the key all the same.
  */
-const UNSETTLED = new Set([0, 408, 131, 502, 503, 504]);
+const UNSETTLED = new Set([0, 408, 131, 170, 502, 503, 504]);
 
 export type IdempotentAction<B, R> = {
   /** Sends the call with the action's Idempotency-Key. */
