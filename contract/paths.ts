@@ -17,6 +17,8 @@ export const PATHS = {
   zeroLog: '/api/user/zero-log',
   getAsset: '/api/getAsset',
   transferPage: '/api/transferPage',
+  // Added by the product: the exchange line of the wallet, apart so that getAsset never waits on the exchange.
+  exchangeBalances: '/api/wallet/exchange-balances',
   transferRecords: '/api/transfer-records',
   redeemRegular: '/api/user/redeem-regular',
   redeemCurrent: '/api/user/redeem-current',

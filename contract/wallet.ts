@@ -31,14 +31,20 @@ export const TransferStatus = Type.Union([
 ]);
 export type TransferStatus = Static<typeof TransferStatus>;
 
+/** The holder's available balance at the exchange, as the exchange said; null when it could not say. */
+const ExchangeFigure = Type.Union([AmountString, Type.Null()]);
+
 /** GET /api/getAsset */
 const AssetBalance = Type.Object({
   asset: Asset,
   available: AmountString,
   /** Held for withdrawals and transfers out under review. */
   pending: AmountString,
-  /** The user's balance on the exchange side, as the exchange says; null when it cannot be asked right now. */
-  exchange: Type.Union([AmountString, Type.Null()]),
+  /**
+   * The user's balance on the exchange side, from the server's copy of the exchange's answer when
+   * `exchangeFresh`; null when the exchange could not say, or when there is no fresh copy.
+   */
+  exchange: ExchangeFigure,
 });
 /**
  * Total assets, as the Wallet screen shows them: the total and the three lines it is the sum of,
@@ -58,8 +64,24 @@ export const AssetData = Type.Object({
   totalUsd: AmountString,
   price: Type.String({ description: 'AIC price in USD' }),
   balances: Type.Array(AssetBalance),
+  /**
+   * Whether each balance's `exchange` is the exchange's answer of the last few seconds
+   * (EXCHANGE_BALANCE_TTL_MS). False: none that recent, each `exchange` is null, and the exchange
+   * is asked apart from this answer: GET /api/wallet/exchange-balances gives its figures.
+   */
+  exchangeFresh: Type.Boolean(),
 });
 export type AssetData = Static<typeof AssetData>;
+
+/**
+ * GET /api/wallet/exchange-balances: the holder's balances at the exchange, the Wallet screen's
+ * exchange line. From the server's copy while it is a few seconds old at most, else asked of the
+ * exchange (once for every request of the holder's arriving meanwhile).
+ */
+export const ExchangeBalancesData = Type.Object({
+  balances: Type.Array(Type.Object({ asset: Asset, exchange: ExchangeFigure })),
+});
+export type ExchangeBalancesData = Static<typeof ExchangeBalancesData>;
 
 /** GET /api/transferPage: what the transfer forms need. */
 export const TransferPageData = Type.Object({
@@ -67,7 +89,8 @@ export const TransferPageData = Type.Object({
     Type.Object({
       asset: Asset,
       available: AmountString,
-      exchange: Type.Union([AmountString, Type.Null()]),
+      /** As GET /api/wallet/exchange-balances gives it (the same copy): the POST checks the exchange itself. */
+      exchange: ExchangeFigure,
       /** The least amount of a recharge or transfer in. */
       minimum: AmountString,
       fee: AmountString,

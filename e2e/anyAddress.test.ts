@@ -128,7 +128,12 @@ describe('signing in through an exchange on another port, at 390x844', () => {
       });
       return (await response.json()) as { code: number; data: { id: string; status: string; balances: { asset: string; available: string; exchange: string }[] } };
     };
-    const aic = async () => (await call('GET', PATHS.getAsset, holder.token)).data.balances.find((b) => b.asset === 'AIC');
+    // The platform's figure from getAsset, the exchange's from its own route (getAsset does not wait on the exchange).
+    const aic = async () => {
+      const available = (await call('GET', PATHS.getAsset, holder.token)).data.balances.find((b) => b.asset === 'AIC')?.available;
+      const exchange = (await call('GET', PATHS.exchangeBalances, holder.token)).data.balances.find((b) => b.asset === 'AIC')?.exchange;
+      return { available, exchange };
+    };
     expect(await aic()).toMatchObject({ available: '0', exchange: '20000' });
     expect((await call('POST', PATHS.recharge, holder.token, { asset: 'AIC', amount: '1000000000' })).code).toBe(ERRORS.EXCHANGE_BALANCE.code);
     expect(await aic()).toMatchObject({ available: '0', exchange: '20000' });

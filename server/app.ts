@@ -155,6 +155,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
     refresh: (grant) => oauth.refresh(grant),
     // Longer than a transfer's calls can take: every try, and the backoff between them (at most 2 s).
     leaseMs: ctx.config.exchangeAttempts * (ctx.config.exchangeTimeoutMs + 2_000) + 5_000,
+    balanceTtlMs: ctx.config.exchangeBalanceTtlMs,
     // The embedded exchange is reached through the same HTTP client as a real one.
     client: httpExchangeClient({
       baseUrl: ctx.config.exchangeApiUrl ?? `${ctx.config.publicUrl}${EXCHANGE_PREFIX}`,

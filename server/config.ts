@@ -48,6 +48,11 @@ export type Config = {
   exchangeWebhookUrl: string | undefined;
   /** Faults the embedded exchange makes (server/exchange/faults.ts): tests and drills only. */
   exchangeFaults: string | undefined;
+  /**
+   * How long each process may show a holder's balances at the exchange from its copy of the
+   * exchange's answer (ms); a move of the holder's drops it sooner. 0: no copy.
+   */
+  exchangeBalanceTtlMs: number;
   /** What one operator may ask to fund in a UTC day, per asset (decimal strings). */
   fundingDailyLimit: Record<'AIC' | 'USDT', string>;
   /** How often unfinished transfers are driven to a final state (ms); 0: only by requests. */
@@ -511,6 +516,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     exchangeWebhookSecret: envString(env, 'EXCHANGE_WEBHOOK_SECRET', envString(env, 'OIDC_CLIENT_SECRET', DEMO_CLIENT_SECRET)),
     exchangeWebhookUrl: envUrl(env, 'EXCHANGE_WEBHOOK_URL'),
     exchangeFaults: checkFaults(given(env, 'EXCHANGE_FAULTS')),
+    exchangeBalanceTtlMs: envInt(env, 'EXCHANGE_BALANCE_TTL_MS', 5_000),
     transferWorkerIntervalMs: envInt(env, 'TRANSFER_WORKER_INTERVAL_MS', 5_000),
     fundingDailyLimit: fundingLimits(given(env, 'FUNDING_DAILY_LIMIT') ?? 'AIC:1000000,USDT:100000'),
     redirectUris: redirectUris.length ? redirectUris : defaultRedirectUris(publicUrl, port, !env.OIDC_ISSUER),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
+import { PATHS } from '../../contract/paths.ts';
 import { balanceOf } from '../ledger/ledger.ts';
 import { DAY_MS } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
@@ -46,7 +47,7 @@ describe.each(DATABASES)('sign-in through the embedded exchange on %s', (kind) =
     expect(info.data).toMatchObject({ userId, name: 'Dana', inviterBound: false, isOperator: false });
     expect(info.data.inviteCode).toMatch(new RegExp(`^[${INVITE_ALPHABET}]{8}$`));
     // The demo balances are the embedded exchange's, read through its API; the platform's books hold nothing of them.
-    const asset = (await t.app.inject({ url: '/api/getAsset', headers: bearer(token) })).json().data;
+    const asset = (await t.app.inject({ url: PATHS.exchangeBalances, headers: bearer(token) })).json().data;
     expect(asset.balances.map((b: { asset: string; exchange: string }) => [b.asset, b.exchange])).toEqual([
       ['AIC', '20000'],
       ['USDT', '1000'],
@@ -59,7 +60,7 @@ describe.each(DATABASES)('sign-in through the embedded exchange on %s', (kind) =
     const second = await signIn(t.app, { account: 'demo-bob' });
     expect(second.userId).toBe(first.userId);
     expect(second.token).not.toBe(first.token);
-    const asset = (await t.app.inject({ url: '/api/getAsset', headers: bearer(second.token) })).json().data;
+    const asset = (await t.app.inject({ url: PATHS.exchangeBalances, headers: bearer(second.token) })).json().data;
     expect(asset.balances[0]).toMatchObject({ asset: 'AIC', exchange: '20000' });
   });
 

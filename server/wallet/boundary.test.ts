@@ -63,10 +63,12 @@ describe.each(DATABASES)('money across the exchange boundary, the exchange anoth
     await exchange?.close();
   });
 
+  /** The platform's figure from getAsset, the exchange's from its own route (over HTTP, from the other instance). */
   const balances = async (token: string) => {
-    const data = (await get(platformUrl, PATHS.getAsset, token)) as { balances: { asset: string; available: string; exchange: string }[] };
-    const aic = data.balances.find((b) => b.asset === 'AIC');
-    return { wallet: aic?.available, exchange: aic?.exchange };
+    type Lines = { balances: { asset: string; available: string; exchange: string | null }[] };
+    const data = (await get(platformUrl, PATHS.getAsset, token)) as Lines;
+    const atExchange = (await get(platformUrl, PATHS.exchangeBalances, token)) as Lines;
+    return { wallet: data.balances.find((b) => b.asset === 'AIC')?.available, exchange: atExchange.balances.find((b) => b.asset === 'AIC')?.exchange };
   };
 
   it('refuses a recharge the exchange cannot cover, recharges, and withdraws after another operator approves', async () => {

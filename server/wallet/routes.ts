@@ -4,6 +4,7 @@ import { PATHS } from '../../contract/paths.ts';
 import {
   ASSETS,
   AssetData,
+  ExchangeBalancesData,
   MoveBody,
   TRANSFER_TYPES,
   TransferPageData,
@@ -24,6 +25,7 @@ import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
 import type { Exchange } from './exchange.ts';
+import { askExchange } from './exchangeBalances.ts';
 import { listTransfers, walletBalances, walletBalancesGathered } from './repository.ts';
 import { requestOutbound } from './service.ts';
 import { answerFor, drive, insertInbound } from './transfers.ts';
@@ -53,28 +55,29 @@ const MOVES: { path: string; type: TransferType; summary: string }[] = [
 
 const secured = { security: [{ bearer: [] }] };
 
-/** The holder's balances at the exchange, asked of it; null each when it cannot say right now. */
-async function exchangeBalances(exchange: Exchange, userId: bigint, known?: string): Promise<Record<'AIC' | 'USDT', string | null>> {
-  const token = known ?? (await exchange.accessToken(userId).catch(() => undefined));
-  const answer = token ? await exchange.client.balances(token).catch(() => undefined) : undefined;
-  const of = (asset: 'AIC' | 'USDT') => answer?.balances.find((b) => b.asset === asset)?.available ?? null;
-  return { AIC: of('AIC'), USDT: of('USDT') };
-}
-
 export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange: Exchange }> = async (
   app,
   { ctx, exchange },
 ) => {
   app.get(
     PATHS.getAsset,
-    { schema: { tags: ['wallet'], summary: 'Wallet balances, and total assets: wallet, earn products and claimable, in AIC and USD', ...secured, response: answers(AssetData) } },
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Wallet balances, and total assets: wallet, earn products and claimable, in AIC and USD',
+        description:
+          'From the platform’s own books, never waiting on the exchange: each balance’s `exchange` is this process’s copy of the exchange’s answer when one is fresh (`exchangeFresh`), else null while the exchange is asked in the background; GET /api/wallet/exchange-balances waits for it.',
+        ...secured,
+        response: answers(AssetData),
+      },
+    },
     async (request) => {
       const userId = userIdOf(request);
-      const [balances, earn, price, atExchange] = await Promise.all([
+      const atExchange = exchange.balances.peek(userId);
+      const [balances, earn, price] = await Promise.all([
         walletBalancesGathered(ctx.db, userId),
         holdingsOf(ctx.db, userId),
         currentPrice(ctx),
-        exchangeBalances(exchange, userId),
       ]);
       const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
       const inWallet = held('AIC') + usdtInAic(held('USDT'), price.price);
@@ -93,9 +96,28 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           asset,
           available: formatUnits(balances[asset].available),
           pending: formatUnits(balances[asset].pending),
-          exchange: atExchange[asset],
+          exchange: atExchange?.[asset] ?? null,
         })),
+        exchangeFresh: atExchange !== undefined,
       });
+    },
+  );
+
+  app.get(
+    PATHS.exchangeBalances,
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'The holder’s balances at the exchange (the Wallet’s exchange line)',
+        description:
+          'From this process’s copy while it is at most EXCHANGE_BALANCE_TTL_MS old (a move of the holder’s drops it), else asked of the exchange, once for all the holder’s requests meanwhile. Null where the exchange cannot say right now.',
+        ...secured,
+        response: answers(ExchangeBalancesData),
+      },
+    },
+    async (request) => {
+      const atExchange = await exchange.balances.read(userIdOf(request));
+      return ok({ balances: ASSETS.map((asset) => ({ asset, exchange: atExchange[asset] })) });
     },
   );
 
@@ -104,7 +126,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     { schema: { tags: ['wallet'], summary: 'What the transfer forms need', ...secured, response: answers(TransferPageData) } },
     async (request) => {
       const userId = userIdOf(request);
-      const [balances, atExchange] = await Promise.all([walletBalances(ctx.db, userId), exchangeBalances(exchange, userId)]);
+      // The copy may be a few seconds old: it only shows; the POST asks the exchange itself.
+      const [balances, atExchange] = await Promise.all([walletBalances(ctx.db, userId), exchange.balances.read(userId)]);
       const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
       return ok({
         assets: ASSETS.map((asset) => ({
@@ -145,7 +168,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
         if (!(await isRepeat(ctx, request, userId))) {
           const token = await exchange.accessToken(userId);
           if (!token) throw new AppError('EXCHANGE_CONSENT');
-          const held = await exchangeBalances(exchange, userId, token);
+          const held = await askExchange(exchange, userId, token);
           if (held[asset] !== null && amount > unitsOf(held[asset])) throw new AppError('EXCHANGE_BALANCE');
         }
         // Ended outside the key's transaction, when the exchange confirms: not idempotentPost's kind.

@@ -46,6 +46,8 @@ export type ExchangePort = {
   accessToken(userId: bigint, stale?: boolean): Promise<string | undefined>;
   /** The holder's subject at the exchange, for a credit. */
   subjectOf(userId: bigint): Promise<string>;
+  /** A transfer of the holder's was sent or read (`drive`): what this process keeps of their balances at the exchange goes. */
+  balancesMoved(userId: bigint): void;
 };
 
 const UNFINISHED = ['requested', 'sending', 'unknown'] as const;
@@ -244,6 +246,15 @@ async function send(port: ExchangePort, row: Row): Promise<Outcome> {
  * reached the exchange already, so it is read first and sent only if the exchange never got it.
  */
 export async function drive(db: Db, port: ExchangePort, row: Row, options: { resume: boolean }): Promise<Row> {
+  try {
+    return await driveOnce(db, port, row, options);
+  } finally {
+    // Whatever came of it, the exchange may have moved the holder's money: the next read asks it.
+    port.balancesMoved(row.user_id);
+  }
+}
+
+async function driveOnce(db: Db, port: ExchangePort, row: Row, options: { resume: boolean }): Promise<Row> {
   let outcome: Outcome = options.resume ? await port.client.read(row.exchange_id as string) : { kind: 'not_found' };
   if (outcome.kind === 'not_found') outcome = await send(port, row);
   if (outcome.kind === 'final') return settle(db, row, outcome.transfer);
