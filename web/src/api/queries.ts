@@ -11,6 +11,7 @@ export const queryKeys = {
   /** Every wallet query starts with this key (money moves invalidate it: MONEY_QUERIES). */
   wallet: ['wallet'] as const,
   asset: ['wallet', 'asset'] as const,
+  exchangeBalances: ['wallet', 'exchangeBalances'] as const,
   transferPage: ['wallet', 'transferPage'] as const,
   transferRecords: (filter: object) => ['wallet', 'records', filter] as const,
   /** Every earn query starts with this key (money moves invalidate it: MONEY_QUERIES). */

@@ -2,6 +2,7 @@ import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { PATHS } from '../../../contract/paths.ts';
 import type {
   AssetData,
+  ExchangeBalancesData,
   MoveBody,
   TransferPageData,
   TransferRecord,
@@ -23,10 +24,30 @@ const MOVE_PATHS: Record<TransferType, string> = {
   withdraw: PATHS.withdraw,
 };
 
-/** The holder's balances, platform and exchange; a move form re-reads it before refusing. */
+/**
+ * The holder's balances on the platform, and at the exchange when the server has a fresh copy
+ * (`exchangeFresh`); a move form re-reads it before refusing.
+ */
 export const assetQuery = queryOptions({ queryKey: queryKeys.asset, queryFn: () => apiGet<AssetData>(PATHS.getAsset) });
 
 export const useAsset = () => useQuery(assetQuery);
+
+const readExchangeBalances = (toast: boolean) => apiGet<ExchangeBalancesData>(PATHS.exchangeBalances, undefined, { toast });
+
+/**
+ * The holder's balances at the exchange, asked beside getAsset (which does not wait for them).
+ * Its failure shows on the exchange line itself ("Not available right now"), not as a toast.
+ */
+const exchangeBalancesQuery = queryOptions({ queryKey: queryKeys.exchangeBalances, queryFn: () => readExchangeBalances(false) });
+
+export const useExchangeBalances = () => useQuery(exchangeBalancesQuery);
+
+/** The same, read again before a move form refuses: a failure then says why (a toast), as the form cannot go on. */
+export const freshExchangeBalances = queryOptions({
+  ...exchangeBalancesQuery,
+  queryFn: () => readExchangeBalances(true),
+  staleTime: 0,
+});
 
 export const useTransferPage = (enabled: boolean) =>
   useQuery({

@@ -1,23 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { formatAmount, formatFigure } from '../../lib/format.ts';
-import { ASSETS } from '../../../../contract/wallet.ts';
-import { useAsset } from '../../api/wallet.ts';
+import { type Asset, ASSETS } from '../../../../contract/wallet.ts';
+import { useAsset, useExchangeBalances } from '../../api/wallet.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Pending } from '../../components/Pending.tsx';
+import { exchangeFigure } from './moves.ts';
 
 /**
  * Total assets in AIC and USD with the three lines they add up to (the wallet, what is in earn
  * products, what is claimable), then each asset's available, under-review and exchange balances.
- * While they load, the same cards with the figures pending, so the page keeps its size.
+ * While they load, the same cards with the figures pending, so the page keeps its size. The
+ * platform's figures come at once; the exchange balance is asked apart and fills in when the
+ * exchange answers (getAsset carries it only when the server has a fresh copy).
  */
 export function AssetSummary() {
   const { t } = useTranslation();
   const { data, isError, refetch } = useAsset();
+  const atExchange = useExchangeBalances();
   if (isError) return <LoadFailed message={t('wallet.loadFailed')} onRetry={() => void refetch()} />;
   const amount = (value: string | undefined) => (data ? formatAmount(value) : <Pending sample="0.00" />);
   // Loading: a card per asset there will be, each figure pending.
-  const balances = data?.balances ?? ASSETS.map((asset) => ({ asset, available: undefined, pending: undefined, exchange: undefined }));
+  const balances = data?.balances ?? ASSETS.map((asset) => ({ asset, available: undefined, pending: undefined }));
+  const exchangeLine = (asset: Asset) => {
+    const figure = exchangeFigure(asset, data, atExchange.data);
+    if (figure === null || (figure === undefined && atExchange.isError)) return t('wallet.exchangeUnknown');
+    return figure === undefined ? <Pending sample="0.00" /> : formatAmount(figure);
+  };
   return (
     <div aria-busy={!data}>
       <section className="card card--hero wallet-total" aria-label={t('wallet.totalAssets')}>
@@ -44,10 +53,7 @@ export function AssetSummary() {
             <dl className="figures">
               <Figure label={t('wallet.available')} value={amount(balance.available)} />
               <Figure label={t('wallet.pending')} value={amount(balance.pending)} />
-              <Figure
-                label={t('wallet.exchange')}
-                value={balance.exchange === null ? t('wallet.exchangeUnknown') : amount(balance.exchange)}
-              />
+              <Figure label={t('wallet.exchange')} value={exchangeLine(balance.asset)} />
             </dl>
           </section>
         ))}

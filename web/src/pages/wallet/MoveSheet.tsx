@@ -5,12 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
-import { assetQuery, useAsset, useTransferPage } from '../../api/wallet.ts';
+import { assetQuery, freshExchangeBalances, useAsset, useExchangeBalances, useTransferPage } from '../../api/wallet.ts';
 import { checkAmount, checkOnFreshBalance, maxAmount, refusalOf, refusalStands, type ShownRefusal, unitsOf } from '../../lib/amount.ts';
 import { ChoiceGroup } from '../../components/ChoiceGroup.tsx';
-import { balanceOf, isInbound, sourceBalance, typeLabelKey } from './moves.ts';
+import { isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
 import { AmountField } from '../../components/AmountField.tsx';
+import { Pending } from '../../components/Pending.tsx';
 import { Sheet } from '../../components/Sheet.tsx';
 
 const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
@@ -27,12 +28,15 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const [error, setError] = useState<ShownRefusal | null>(null);
   const queryClient = useQueryClient();
   const wallet = useAsset();
+  const atExchange = useExchangeBalances();
   const rules = useTransferPage(true).data?.assets.find((a) => a.asset === asset);
   const { start, sending, busy } = useConfirmedAction(useMove(type));
 
   const inbound = isInbound(type);
   const title = t(typeLabelKey(type));
-  const balance = sourceBalance(type, balanceOf(wallet.data, asset));
+  const balance = sourceBalance(type, asset, wallet.data, atExchange.data);
+  // The exchange's figure is asked apart from the wallet's: until it comes, its line is pending.
+  const balancePending = inbound && balance === undefined && atExchange.isPending;
   const fee = rules && (unitsOf(rules.fee) ?? 0n) > 0n ? rules.fee : null;
   // Money leaving for the exchange has its own minimum (WITHDRAW_MINIMUM); the server refuses less with 129.
   const minimum = inbound ? rules?.minimum : (rules?.withdrawMinimum ?? rules?.minimum);
@@ -55,7 +59,10 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
       const checked = await checkOnFreshBalance(
         (figure) => checkAmount(input, figure, minimum, belowMessage),
         balance,
-        async () => sourceBalance(type, balanceOf(await queryClient.fetchQuery({ ...assetQuery, staleTime: 0 }), asset)),
+        async () =>
+          inbound
+            ? sourceBalance(type, asset, undefined, await queryClient.fetchQuery(freshExchangeBalances))
+            : sourceBalance(type, asset, await queryClient.fetchQuery({ ...assetQuery, staleTime: 0 }), undefined),
       );
       if (!checked) return null;
       const { check, figures } = checked;
@@ -100,7 +107,11 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
           error={error && t(error.message, { asset, ...error.values })}
         />
         <p className="field__note">
-          {t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })}
+          {balancePending ? (
+            <Pending sample={t('wallet.exchangeBalance', { amount: '0.00', asset })} />
+          ) : (
+            t(inbound ? 'wallet.exchangeBalance' : 'wallet.availableBalance', { amount: formatAmount(balance), asset })
+          )}
         </p>
         {!inbound && rules?.withdrawMinimum && (
           <p className="field__note">{t('wallet.belowMinimum', { amount: formatFigure(rules.withdrawMinimum), asset })}</p>

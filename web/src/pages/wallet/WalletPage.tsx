@@ -20,8 +20,15 @@ export function WalletPage() {
   const [move, setMove] = useState<{ type: TransferType; opening: number } | null>(null);
   const open = (type: TransferType) => setMove((last) => ({ type, opening: (last?.opening ?? 0) + 1 }));
 
-  // Balances and records (every loaded page) come back fresh before the spinner goes.
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.wallet });
+  // Balances and records (every loaded page) come back fresh before the spinner goes; the
+  // exchange's line is asked again too, and fills in when the exchange answers.
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.exchangeBalances });
+    return queryClient.invalidateQueries({
+      queryKey: queryKeys.wallet,
+      predicate: (query) => query.queryKey[1] !== queryKeys.exchangeBalances[1],
+    });
+  };
 
   return (
     <main className="page page--wallet">

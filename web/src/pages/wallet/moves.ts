@@ -1,5 +1,12 @@
 import type { TFunction } from 'i18next';
-import { type Asset, type AssetData, INBOUND, type TransferStatus, type TransferType } from '../../../../contract/wallet.ts';
+import {
+  type Asset,
+  type AssetData,
+  type ExchangeBalancesData,
+  INBOUND,
+  type TransferStatus,
+  type TransferType,
+} from '../../../../contract/wallet.ts';
 
 /** The four actions, in the order the screen shows them. */
 export const MOVE_TYPES: readonly TransferType[] = ['recharge', 'withdraw', 'transfer_in', 'transfer_out'];
@@ -9,12 +16,32 @@ export const isInbound = (type: TransferType): boolean => INBOUND.includes(type)
 
 export type Balance = AssetData['balances'][number];
 
-export const balanceOf = (data: AssetData | undefined, asset: Asset): Balance | undefined =>
+const balanceOf = (data: AssetData | undefined, asset: Asset): Balance | undefined =>
   data?.balances.find((b) => b.asset === asset);
 
+/**
+ * The holder's balance at the exchange as far as the screen knows it: the exchange line's own
+ * answer, else getAsset's when the server had a fresh copy. Null: the exchange cannot say right
+ * now; undefined: not known yet (loading).
+ */
+export const exchangeFigure = (
+  asset: Asset,
+  data: AssetData | undefined,
+  atExchange: ExchangeBalancesData | undefined,
+): string | null | undefined => {
+  const answered = atExchange?.balances.find((b) => b.asset === asset);
+  if (answered) return answered.exchange;
+  return data?.exchangeFresh ? (balanceOf(data, asset)?.exchange ?? null) : undefined;
+};
+
 /** What Max fills and the amount is checked against: the side the money leaves from. */
-export const sourceBalance = (type: TransferType, balance: Balance | undefined): string | undefined =>
-  balance && ((isInbound(type) ? balance.exchange : balance.available) ?? undefined);
+export const sourceBalance = (
+  type: TransferType,
+  asset: Asset,
+  data: AssetData | undefined,
+  atExchange: ExchangeBalancesData | undefined,
+): string | undefined =>
+  (isInbound(type) ? exchangeFigure(asset, data, atExchange) : balanceOf(data, asset)?.available) ?? undefined;
 
 export { typeLabelKey } from '../../../../contract/labels.ts';
 
