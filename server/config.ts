@@ -100,8 +100,8 @@ export type Config = {
   upstreamTimeoutMs: number;
   /** Requests are shed (503 at once) while the event loop's mean delay is past this many ms; 0: never. */
   shedEventLoopDelayMs: number;
-  /** Requests are shed (503 at once) while more than this many wait for a database connection; 0: never. */
-  shedPoolWaiting: number;
+  /** Requests are shed (503 at once) while a checkout has waited this many ms for a database connection; 0: never. */
+  shedPoolWaitMs: number;
   /**
    * PostgreSQL: a statement the server's pool runs outside a transaction for a request (a holder's
    * read) is cancelled after this many ms and answers 503; transactions and background work are
@@ -555,8 +555,9 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
     shedEventLoopDelayMs: envInt(env, 'SHED_EVENT_LOOP_DELAY_MS', 200),
-    // Twice the pool's connections (db/connect.ts): a burst may queue, a standing crowd is shed.
-    shedPoolWaiting: envInt(env, 'SHED_POOL_WAITING', 2 * POOL_SIZE),
+    // A queue that serves each request in a few milliseconds is full throughput, not overload;
+    // one whose head has waited this long will not answer an admitted request within a second.
+    shedPoolWaitMs: envInt(env, 'SHED_POOL_WAIT_MS', 250),
     readStatementTimeoutMs: envInt(env, 'READ_STATEMENT_TIMEOUT_MS', 5_000),
     clockStart: clockStart(env),
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),

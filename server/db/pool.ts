@@ -5,6 +5,8 @@ import type pg from 'pg';
 export type PoolWatch = {
   /** Requests waiting for a connection now. */
   waiting(): number;
+  /** Milliseconds the longest-waiting of them has waited (0: none waits). */
+  oldestWaitMs(): number;
   /** Connections open, and of those idle. */
   total(): number;
   idle(): number;
@@ -21,19 +23,30 @@ const watched = new WeakMap<object, PoolWatch>();
 export function watchPool(db: object, pool: pg.Pool): void {
   const listeners: ((seconds: number) => void)[] = [];
   const connect = pool.connect.bind(pool) as (callback?: unknown) => unknown;
+  // The checkouts under way, in the order they began (a Map keeps insertion order): the first is
+  // the one that has waited longest.
+  const pending = new Map<object, number>();
   const timed = async () => {
     const started = performance.now();
+    const token = {};
+    pending.set(token, started);
     try {
       return await (connect() as Promise<pg.PoolClient>);
     } finally {
+      pending.delete(token);
       const seconds = (performance.now() - started) / 1000;
       for (const listener of listeners) listener(seconds);
     }
+  };
+  const oldestWaitMs = () => {
+    for (const started of pending.values()) return performance.now() - started;
+    return 0;
   };
   // The callback form (pg's own) goes as it came, untimed.
   pool.connect = ((callback?: unknown) => (callback === undefined ? timed() : connect(callback))) as typeof pool.connect;
   watched.set(db, {
     waiting: () => pool.waitingCount,
+    oldestWaitMs,
     total: () => pool.totalCount,
     idle: () => pool.idleCount,
     onWait: (listener) => listeners.push(listener),

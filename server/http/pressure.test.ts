@@ -81,8 +81,8 @@ describe('one slow route cannot starve the rest', () => {
     expect(sample(await scrape(t), 'aic_requests_shed_total{reason="event_loop"}')).toBeGreaterThanOrEqual(1);
   });
 
-  it('sheds a request at once while more than the bound wait for a database connection, on postgres', async () => {
-    const t = await start('postgres', { poolSize: 2, config: { shedPoolWaiting: 1 } });
+  it('sheds a request at once while a request has waited past the bound for a database connection, on postgres', async () => {
+    const t = await start('postgres', { poolSize: 2, config: { shedPoolWaitMs: 50 } });
     const pool = poolOf(t.ctx.db);
     if (!pool) throw new Error('postgres has a pool');
     // Both connections held by open transactions, as two slow requests would hold them.
@@ -100,6 +100,9 @@ describe('one slow route cannot starve the rest', () => {
     // Readiness is never shed: each waits for a connection (one read at a time), two in the queue.
     const ready = [t.app.inject({ url: '/readyz' }), t.app.inject({ url: '/readyz' })];
     await expect.poll(() => pool.waiting()).toBe(2);
+    // The connections stay held: past the bound's time, the head of the queue has waited past it.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(pool.oldestWaitMs()).toBeGreaterThan(50);
 
     expectBusy(await t.app.inject({ url: PATHS.home }));
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
@@ -107,6 +110,7 @@ describe('one slow route cannot starve the rest', () => {
 
     release();
     await Promise.all(holders);
+    expect(pool.oldestWaitMs()).toBe(0);
     for (const answer of await Promise.all(ready)) expect(answer.json()).toEqual({ status: 'ready' });
     expect((await t.app.inject({ url: PATHS.home })).statusCode).toBe(200);
     const text = await scrape(t);

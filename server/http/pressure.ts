@@ -25,14 +25,15 @@ function shed(reason: ShedReason, onShed: (reason: ShedReason) => void): AppErro
  * behind it. Two bounds, each off at 0:
  * - the event loop's delay (SHED_EVENT_LOOP_DELAY_MS), by @fastify/under-pressure: the mean delay
  *   of the last second's samples, past their 10 ms resolution;
- * - requests waiting for a database connection (SHED_POOL_WAITING), by a hook of our own: the
- *   pool's queue read at each request, where under-pressure's `healthCheck` would poll it on an
- *   interval (and answer from a stale reading in between).
+ * - the wait for a database connection (SHED_POOL_WAIT_MS): how long the longest-waiting checkout
+ *   has waited, by a hook of our own at each request, where under-pressure's `healthCheck` would
+ *   poll on an interval (and answer from a stale reading in between). A wait, not a count: at full
+ *   throughput many requests queue for a few milliseconds each, which is no reason to refuse one.
  * Installed before the routes, so its hooks run before any route's own (the auth guard's).
  */
 export async function installShedding(
   app: FastifyInstance,
-  config: Pick<Config, 'shedEventLoopDelayMs' | 'shedPoolWaiting'>,
+  config: Pick<Config, 'shedEventLoopDelayMs' | 'shedPoolWaitMs'>,
   pool: PoolWatch | undefined,
   onShed: (reason: ShedReason) => void,
 ): Promise<void> {
@@ -45,10 +46,10 @@ export async function installShedding(
       },
     });
   }
-  const bound = config.shedPoolWaiting;
+  const bound = config.shedPoolWaitMs;
   if (pool && bound > 0) {
     app.addHook('onRequest', (request, _reply, done) => {
-      done(pool.waiting() > bound && !exempt(request) ? shed('pool', onShed) : undefined);
+      done(pool.oldestWaitMs() > bound && !exempt(request) ? shed('pool', onShed) : undefined);
     });
   }
 }
