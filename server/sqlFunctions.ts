@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
+import { HOLDINGS_OF } from './earn/holdingsFunction.ts';
 import { REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
@@ -36,4 +37,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   REWARD_LOG,
   USER_SUMMARIES,
   PROOF_CHUNK,
+  HOLDINGS_OF,
 ];

@@ -10,37 +10,17 @@ import type { Db } from '../db/connect.ts';
 import type { Product } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { currentPrice } from '../platform/price.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /**
- * A holder's earn figures in units, read by user id in one statement: per product, principal and
- * income of the orders still held, and the AIC the running ones hold (`running`: matured orders
- * are in `claimable.fixed` instead); and what can be claimed now, on every row (on the one row of
- * nulls for a holder of no order). The wallet's total (server/wallet/routes.ts) reads the same
- * figures, so the two screens cannot disagree.
+ * A holder's earn figures in units, in one statement (`holdings_of`, holdingsFunction.ts): per
+ * product, principal and income of the orders still held, and the AIC the running ones hold
+ * (`running`: matured orders are in `claimable.fixed` instead); and what can be claimed now. The
+ * wallet's total (server/wallet/routes.ts) reads the same figures, so the two screens cannot
+ * disagree.
  */
 export async function holdingsOf(db: Db, userId: bigint) {
   type Row = { rewards: bigint; network: bigint; fixed: bigint; product: Product | null; principal: bigint; income: bigint; running: bigint };
-  // `running` is what the holder's earning account holds for running orders: a pool order's
-  // income was paid out (or, reinvested, added to its principal), the others' is in the order.
-  const { rows } = await sql<Row>`
-    select c.rewards, c.network, c.fixed, p.product, p.principal, p.income, p.running
-    from (
-      select
-        (select coalesce(sum(balance), 0) from accounts
-          where user_id = ${userId} and asset = 'AIC' and kind = 'rewards')::bigint as rewards,
-        (select coalesce(sum(balance), 0) from accounts
-          where user_id = ${userId} and asset = 'AIC' and kind = 'network_rewards')::bigint as network,
-        (select coalesce(sum(principal + income), 0) from orders
-          where user_id = ${userId} and product in ${productsIn('fixed')} and status = 'redeemable')::bigint as fixed
-    ) c
-    left join (
-      select product, coalesce(sum(principal), 0)::bigint as principal, coalesce(sum(income), 0)::bigint as income,
-        coalesce(sum(case when product in ${productsIn('pool')} then principal else principal + income end)
-          filter (where status in ${ORDERS.active}), 0)::bigint as running
-      from orders where user_id = ${userId} and status in ${ORDERS.held}
-      group by product
-    ) p on true`.execute(db);
+  const { rows } = await sql<Row>`select * from holdings_of(${userId})`.execute(db);
   const c = rows[0];
   return {
     products: PRODUCTS.map((product) => {
