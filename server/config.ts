@@ -102,6 +102,8 @@ export type Config = {
   shedEventLoopDelayMs: number;
   /** Requests are shed (503 at once) while a checkout has waited this many ms for a database connection; 0: never. */
   shedPoolWaitMs: number;
+  /** Requests are shed (503 at once) while this many are admitted and not yet answered; 0: never. */
+  shedInFlight: number;
   /**
    * PostgreSQL: a statement the server's pool runs outside a transaction for a request (a holder's
    * read) is cancelled after this many ms and answers 503; transactions and background work are
@@ -558,6 +560,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     // A queue that serves each request in a few milliseconds is full throughput, not overload;
     // one whose head has waited this long will not answer an admitted request within a second.
     shedPoolWaitMs: envInt(env, 'SHED_POOL_WAIT_MS', 250),
+    // A few hundred answered in turn is well under a second at the rates a process serves.
+    shedInFlight: envInt(env, 'SHED_IN_FLIGHT', 128),
     readStatementTimeoutMs: envInt(env, 'READ_STATEMENT_TIMEOUT_MS', 5_000),
     clockStart: clockStart(env),
     paramNoticeDays: envInt(env, 'PARAM_NOTICE_DAYS', 7),

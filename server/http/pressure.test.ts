@@ -123,6 +123,34 @@ describe('one slow route cannot starve the rest', () => {
     expect(sample(text, 'aic_db_pool_wait_seconds_bucket{le="+Inf"}')).toBe(sample(text, 'aic_db_pool_wait_seconds_count'));
   });
 
+  it('sheds a request at once while the bound of requests in flight are admitted, and admits again as they end, on postgres', async () => {
+    const t = await start('postgres', { poolSize: 1, config: { shedInFlight: 2 } });
+    const pool = poolOf(t.ctx.db);
+    if (!pool) throw new Error('postgres has a pool');
+    // The one connection held: the admitted requests wait for it, in flight.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holder = transact(t.ctx.db, async (trx) => {
+      await sql`select 1`.execute(trx);
+      await released;
+    });
+    await expect.poll(() => pool.idle() === 0 && pool.total() === 1).toBe(true);
+    const admitted = [t.app.inject({ url: PATHS.home }), t.app.inject({ url: PATHS.home })];
+    await expect.poll(() => pool.waiting()).toBeGreaterThanOrEqual(1);
+
+    expectBusy(await t.app.inject({ url: PATHS.home }));
+    // Health and readiness are neither counted nor shed.
+    expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+
+    release();
+    await holder;
+    for (const answer of await Promise.all(admitted)) expect(answer.statusCode).toBe(200);
+    expect((await t.app.inject({ url: PATHS.home })).statusCode).toBe(200);
+    expect(sample(await scrape(t), 'aic_requests_shed_total{reason="in_flight"}')).toBe(1);
+  });
+
   describe('a read over READ_STATEMENT_TIMEOUT_MS on postgres', () => {
     let t: TestApp;
     let operator = '';

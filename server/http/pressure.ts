@@ -6,7 +6,7 @@ import { withoutReadTimeout } from '../db/statementTimeout.ts';
 import { AppError } from './errors.ts';
 
 /** Why a request was shed: the label of aic_requests_shed_total. */
-export type ShedReason = 'event_loop' | 'pool';
+export type ShedReason = 'event_loop' | 'pool' | 'in_flight';
 
 /** Never shed: the load balancer's and Prometheus's view of the process must stay true under load. */
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
@@ -29,11 +29,12 @@ function shed(reason: ShedReason, onShed: (reason: ShedReason) => void): AppErro
  *   has waited, by a hook of our own at each request, where under-pressure's `healthCheck` would
  *   poll on an interval (and answer from a stale reading in between). A wait, not a count: at full
  *   throughput many requests queue for a few milliseconds each, which is no reason to refuse one.
+ * - requests admitted and not yet answered (SHED_IN_FLIGHT), `limitInFlight`.
  * Installed before the routes, so its hooks run before any route's own (the auth guard's).
  */
 export async function installShedding(
   app: FastifyInstance,
-  config: Pick<Config, 'shedEventLoopDelayMs' | 'shedPoolWaitMs'>,
+  config: Pick<Config, 'shedEventLoopDelayMs' | 'shedPoolWaitMs' | 'shedInFlight'>,
   pool: PoolWatch | undefined,
   onShed: (reason: ShedReason) => void,
 ): Promise<void> {
@@ -52,6 +53,26 @@ export async function installShedding(
       done(pool.oldestWaitMs() > bound && !exempt(request) ? shed('pool', onShed) : undefined);
     });
   }
+  if (config.shedInFlight > 0) limitInFlight(app, config.shedInFlight, onShed);
+}
+
+/**
+ * At most `limit` requests admitted at once (SHED_IN_FLIGHT): past it, a request is shed. The
+ * queues a request can wait in besides the pool's (the buys' batches, the event loop's turn)
+ * grow with the requests admitted, so bounding those bounds an admitted request's wait. A
+ * request leaves when its socket's answer is done or the client is gone, whichever comes first.
+ */
+function limitInFlight(app: FastifyInstance, limit: number, onShed: (reason: ShedReason) => void): void {
+  let inFlight = 0;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (exempt(request)) return done();
+    if (inFlight >= limit) return done(shed('in_flight', onShed));
+    inFlight++;
+    reply.raw.once('close', () => {
+      inFlight--;
+    });
+    done();
+  });
 }
 
 /**

@@ -51,6 +51,7 @@ export async function startTestApp(kind: DatabaseKind, options: TestAppOptions =
     // No load shedding unless a test sets it: tests fire bursts and block the loop on purpose.
     shedEventLoopDelayMs: 0,
     shedPoolWaitMs: 0,
+    shedInFlight: 0,
     rateLimitSignInPerMinute: 100_000,
     rateLimitPostsPerMinute: 100_000,
     rateLimitAuthFailuresPerMinute: 100_000,
