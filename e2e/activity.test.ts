@@ -103,11 +103,15 @@ describe('dual-currency centre, platform figures and the recruitment activity at
     expect(await activity.unlockBar.getAttribute('aria-valuetext')).toBe('6,000.00 of 10,000.00 AIC held, 30% unlocked');
     await screenshot(page, 'page');
 
-    // Olga's side: Hana joined inside the activity, with her 6,000 AIC; the records can be
-    // narrowed to the activity and still list her.
+    // The team's figures are the last settled day's, rolled up as it settles: none has yet, and
+    // the page says when they will show.
+    await activity.page.getByText('Invitees and team figures appear once the first day settles.').waitFor();
+
+    // Olga's side: Hana joined inside the activity, with her 6,000 AIC. Her team's figures wait
+    // for the day to settle; the records can be narrowed to the activity and list her now.
     const olgaActivity = await api<ActivityData>('/api/activity', olgaToken);
-    expect(olgaActivity.own).toEqual({ subscribed: '0', directInvites: 1, directEffective: 0 });
-    expect(olgaActivity.team).toEqual({ newMembers: 1, newEffective: 0, quantityAdded: '6000' });
+    expect(olgaActivity.own).toEqual({ subscribed: '0', directInvites: 0, directEffective: 0 });
+    expect(olgaActivity.team).toEqual({ newMembers: 0, newEffective: 0, quantityAdded: '0', asOf: null });
     const my = new MyPage(operator.page, server.baseUrl);
     await my.goto();
     const within = operator.page.getByRole('switch', { name: 'Within the activity' });

@@ -556,7 +556,9 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     metricsPort: env.METRICS_PORT ? envInt(env, 'METRICS_PORT', 0) : undefined,
     requestTimeoutMs: envInt(env, 'REQUEST_TIMEOUT_MS', 30_000),
     upstreamTimeoutMs: envInt(env, 'UPSTREAM_TIMEOUT_MS', 10_000),
-    shedEventLoopDelayMs: envInt(env, 'SHED_EVENT_LOOP_DELAY_MS', 200),
+    // A second's mean delay is a process that stopped serving; less is a busy machine, whose
+    // requests the in-flight and pool bounds already keep short.
+    shedEventLoopDelayMs: envInt(env, 'SHED_EVENT_LOOP_DELAY_MS', 1000),
     // A queue that serves each request in a few milliseconds is full throughput, not overload;
     // one whose head has waited this long will not answer an admitted request within a second.
     shedPoolWaitMs: envInt(env, 'SHED_POOL_WAIT_MS', 250),
