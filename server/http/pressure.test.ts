@@ -81,22 +81,32 @@ describe('one slow route cannot starve the rest', () => {
     expect(sample(await scrape(t), 'aic_requests_shed_total{reason="event_loop"}')).toBeGreaterThanOrEqual(1);
   });
 
-  it('sheds a request at once while a request has waited past the bound for a database connection, on postgres', async () => {
-    const t = await start('postgres', { poolSize: 2, config: { shedPoolWaitMs: 50 } });
+  /** Every connection of the app's pool (of `size`) held by an open transaction until `release`. */
+  async function holdEveryConnection(t: TestApp, size: number) {
     const pool = poolOf(t.ctx.db);
     if (!pool) throw new Error('postgres has a pool');
-    // Both connections held by open transactions, as two slow requests would hold them.
-    let release = () => {};
+    let open = () => {};
     const released = new Promise<void>((resolve) => {
-      release = resolve;
+      open = resolve;
     });
-    const holders = [0, 1].map(() =>
+    const holders = Array.from({ length: size }, () =>
       transact(t.ctx.db, async (trx) => {
         await sql`select 1`.execute(trx);
         await released;
       }),
     );
-    await expect.poll(() => pool.total() === 2 && pool.idle() === 0).toBe(true);
+    await expect.poll(() => pool.total() === size && pool.idle() === 0).toBe(true);
+    const release = async () => {
+      open();
+      await Promise.all(holders);
+    };
+    return { pool, release };
+  }
+
+  it('sheds a request at once while a request has waited past the bound for a database connection, on postgres', async () => {
+    const t = await start('postgres', { poolSize: 2, config: { shedPoolWaitMs: 50 } });
+    // Both connections held by open transactions, as two slow requests would hold them.
+    const { pool, release } = await holdEveryConnection(t, 2);
     // Readiness is never shed: each waits for a connection (one read at a time), two in the queue.
     const ready = [t.app.inject({ url: '/readyz' }), t.app.inject({ url: '/readyz' })];
     await expect.poll(() => pool.waiting()).toBe(2);
@@ -108,8 +118,7 @@ describe('one slow route cannot starve the rest', () => {
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
     expect(pool.waiting()).toBe(2);
 
-    release();
-    await Promise.all(holders);
+    await release();
     expect(pool.oldestWaitMs()).toBe(0);
     for (const answer of await Promise.all(ready)) expect(answer.json()).toEqual({ status: 'ready' });
     expect((await t.app.inject({ url: PATHS.home })).statusCode).toBe(200);
@@ -125,18 +134,8 @@ describe('one slow route cannot starve the rest', () => {
 
   it('sheds a request at once while the bound of requests in flight are admitted, and admits again as they end, on postgres', async () => {
     const t = await start('postgres', { poolSize: 1, config: { shedInFlight: 2 } });
-    const pool = poolOf(t.ctx.db);
-    if (!pool) throw new Error('postgres has a pool');
     // The one connection held: the admitted requests wait for it, in flight.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const holder = transact(t.ctx.db, async (trx) => {
-      await sql`select 1`.execute(trx);
-      await released;
-    });
-    await expect.poll(() => pool.idle() === 0 && pool.total() === 1).toBe(true);
+    const { pool, release } = await holdEveryConnection(t, 1);
     const admitted = [t.app.inject({ url: PATHS.home }), t.app.inject({ url: PATHS.home })];
     await expect.poll(() => pool.waiting()).toBeGreaterThanOrEqual(1);
 
@@ -144,8 +143,7 @@ describe('one slow route cannot starve the rest', () => {
     // Health and readiness are neither counted nor shed.
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
 
-    release();
-    await holder;
+    await release();
     for (const answer of await Promise.all(admitted)) expect(answer.statusCode).toBe(200);
     expect((await t.app.inject({ url: PATHS.home })).statusCode).toBe(200);
     expect(sample(await scrape(t), 'aic_requests_shed_total{reason="in_flight"}')).toBe(1);
