@@ -68,9 +68,16 @@ function limitInFlight(app: FastifyInstance, limit: number, onShed: (reason: She
     if (exempt(request)) return done();
     if (inFlight >= limit) return done(shed('in_flight', onShed));
     inFlight++;
-    reply.raw.once('close', () => {
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
       inFlight--;
-    });
+    };
+    reply.raw.once('close', leave);
+    // A client that gave up before this hook ran closed the answer already: its 'close' has
+    // fired and will not again, and counting it would keep it admitted for good.
+    if (reply.raw.closed || request.raw.socket?.destroyed) leave();
     done();
   });
 }
