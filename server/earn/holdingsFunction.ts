@@ -3,11 +3,16 @@ import { readFunction } from '../db/readFunction.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /**
- * `holdings_of(user)`: a holder's earn figures (earn/positions.ts, `holdingsOf`): per product,
- * principal and income of the orders still held, and the AIC the running ones hold (`running`: a
- * pool order's income was paid out, or reinvested into its principal; the others' is in the
- * order); and what can be claimed now, on every row (on the one row of nulls for a holder of no
- * order). Read by the wallet on every open, the positions and the Earn screens.
+ * `holdings_of(users)`: what each of several holders holds (earn/positions.ts, `holdingsOf`), as
+ * lines of two kinds:
+ * - an account's (`product` null): its asset, its kind (`wallet`, `withdrawals_pending`,
+ *   `rewards`, `network_rewards`) and its balance (`amount`);
+ * - a product's (`asset` and `kind` null): the principal (`amount`) and income of the holder's
+ *   orders of it still held; the AIC the running ones hold (`running`: a pool order's income was
+ *   paid out, or reinvested into its principal; the others' is in the order); and the matured
+ *   fixed orders waiting to be redeemed, principal and income (`matured`).
+ * A holder of nothing has no line. Read by the wallet on every open, gathered for the holders
+ * asking at once (one statement for all of them), and by the positions and Earn screens.
  *
  * A function so that each connection plans it once (`readFunction`): sent as a statement it was
  * planned at every call, and its planning cost more than its key lookups.
@@ -15,24 +20,19 @@ import { ORDERS, productsIn } from '../db/statuses.ts';
  * Code, not schema: `migrateToLatest` defines it on every start (server/sqlFunctions.ts).
  */
 export const HOLDINGS_OF = readFunction(
-  sql`holdings_of(p_user bigint)
-    returns table (rewards bigint, network bigint, fixed bigint, product text, principal bigint, income bigint, running bigint)`,
+  sql`holdings_of(p_users bigint[])
+    returns table (user_id bigint, asset text, kind text, product text, amount bigint, income bigint, running bigint, matured bigint)`,
   sql`
-    select c.rewards, c.network, c.fixed, p.product, p.principal, p.income, p.running
-    from (
-      select
-        (select coalesce(sum(a.balance), 0) from accounts a
-          where a.user_id = p_user and a.asset = 'AIC' and a.kind = 'rewards')::bigint as rewards,
-        (select coalesce(sum(a.balance), 0) from accounts a
-          where a.user_id = p_user and a.asset = 'AIC' and a.kind = 'network_rewards')::bigint as network,
-        (select coalesce(sum(o.principal + o.income), 0) from orders o
-          where o.user_id = p_user and o.product in ${productsIn('fixed')} and o.status = 'redeemable')::bigint as fixed
-    ) c
-    left join (
-      select o.product, coalesce(sum(o.principal), 0)::bigint as principal, coalesce(sum(o.income), 0)::bigint as income,
-        coalesce(sum(case when o.product in ${productsIn('pool')} then o.principal else o.principal + o.income end)
-          filter (where o.status in ${ORDERS.active}), 0)::bigint as running
-      from orders o where o.user_id = p_user and o.status in ${ORDERS.held}
-      group by o.product
-    ) p on true`,
+    select a.user_id, a.asset, a.kind, null::text, a.balance, 0::bigint, 0::bigint, 0::bigint
+    from accounts a
+    where a.user_id = any(p_users) and a.kind in ('wallet', 'withdrawals_pending', 'rewards', 'network_rewards')
+    union all
+    select o.user_id, null, null, o.product, sum(o.principal)::bigint, sum(o.income)::bigint,
+      coalesce(sum(case when o.product in ${productsIn('pool')} then o.principal else o.principal + o.income end)
+        filter (where o.status in ${ORDERS.active}), 0)::bigint,
+      coalesce(sum(o.principal + o.income)
+        filter (where o.product in ${productsIn('fixed')} and o.status = 'redeemable'), 0)::bigint
+    from orders o
+    where o.user_id = any(p_users) and o.status in ${ORDERS.held}
+    group by o.user_id, o.product`,
 );

@@ -7,28 +7,75 @@ import { PATHS } from '../../contract/paths.ts';
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
-import type { Product } from '../db/schema.ts';
+import type { Asset, Product } from '../db/schema.ts';
 import { answers, ok } from '../http/schemas.ts';
+import { gathered } from '../platform/batch.ts';
+import { perOwner } from '../platform/cache.ts';
 import { currentPrice } from '../platform/price.ts';
 
-/**
- * A holder's earn figures in units, in one statement (`holdings_of`, holdingsFunction.ts): per
- * product, principal and income of the orders still held, and the AIC the running ones hold
- * (`running`: matured orders are in `claimable.fixed` instead); and what can be claimed now. The
- * wallet's total (server/wallet/routes.ts) reads the same figures, so the two screens cannot
- * disagree.
- */
-export async function holdingsOf(db: Db, userId: bigint) {
-  type Row = { rewards: bigint; network: bigint; fixed: bigint; product: Product | null; principal: bigint; income: bigint; running: bigint };
-  const { rows } = await sql<Row>`select * from holdings_of(${userId})`.execute(db);
-  const c = rows[0];
+type Line = {
+  user_id: bigint;
+  asset: Asset | null;
+  kind: string | null;
+  product: Product | null;
+  amount: bigint;
+  income: bigint;
+  running: bigint;
+  matured: bigint;
+};
+
+/** A holder's own wallet balances per asset: what can be spent, and the withdrawals under review. */
+export type WalletBalances = Record<Asset, { available: bigint; pending: bigint }>;
+
+const ACCOUNT_FIELDS: Record<string, 'available' | 'pending'> = { wallet: 'available', withdrawals_pending: 'pending' };
+
+function emptyHoldings() {
   return {
-    products: PRODUCTS.map((product) => {
-      const row = rows.find((r) => r.product === product);
-      return { product, principal: row?.principal ?? 0n, income: row?.income ?? 0n, running: row?.running ?? 0n };
-    }),
-    claimable: { rewards: c?.rewards ?? 0n, network: c?.network ?? 0n, fixed: c?.fixed ?? 0n },
+    wallet: { AIC: { available: 0n, pending: 0n }, USDT: { available: 0n, pending: 0n } } as WalletBalances,
+    products: PRODUCTS.map((product) => ({ product, principal: 0n, income: 0n, running: 0n })),
+    claimable: { rewards: 0n, network: 0n, fixed: 0n },
   };
+}
+
+export type Holdings = ReturnType<typeof emptyHoldings>;
+
+/** Adds one line of `holdings_of` to the holder's figures. */
+function addLine(held: Holdings, line: Line): void {
+  if (line.product !== null) {
+    const product = held.products.find((p) => p.product === line.product);
+    if (product) Object.assign(product, { principal: line.amount, income: line.income, running: line.running });
+    held.claimable.fixed += line.matured;
+    return;
+  }
+  if (line.asset === null) return;
+  const field = ACCOUNT_FIELDS[line.kind ?? ''];
+  if (field) held.wallet[line.asset][field] = line.amount;
+  else if (line.asset === 'AIC' && line.kind === 'rewards') held.claimable.rewards = line.amount;
+  else if (line.asset === 'AIC' && line.kind === 'network_rewards') held.claimable.network = line.amount;
+}
+
+/** The holdings of several holders in one statement (`holdings_of`, holdingsFunction.ts). */
+async function holdingsOfMany(db: Db, userIds: bigint[]): Promise<Map<bigint, Holdings>> {
+  const { rows } = await sql<Line>`select * from holdings_of(${userIds}::bigint[])`.execute(db);
+  const found = new Map<bigint, Holdings>(userIds.map((id) => [id, emptyHoldings()]));
+  for (const line of rows) {
+    const held = found.get(line.user_id);
+    if (held) addLine(held, line);
+  }
+  return found;
+}
+
+const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => holdingsOfMany(db, ids), emptyHoldings));
+
+/**
+ * What a holder holds, in units, read together with the holders asking in the same moment: the
+ * wallet's balances per asset; per product, principal and income of the orders still held, and
+ * the AIC the running ones hold (`running`: matured orders are in `claimable.fixed` instead); and
+ * what can be claimed now. The wallet's total (server/wallet/routes.ts) and the positions read
+ * the same figures, so the two screens cannot disagree.
+ */
+export function holdingsOf(db: Db, userId: bigint): Promise<Holdings> {
+  return gatheredOf(db)(userId);
 }
 
 /** The holder's positions as the dual-currency view shows them: decimal strings. */

@@ -3,11 +3,16 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postEntry, SYSTEM } from '../ledger/ledger.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { walletBalances, walletBalancesGathered } from './repository.ts';
+import { holdingsOf } from '../earn/positions.ts';
+import { walletBalances } from './repository.ts';
 
-const KINDS = ['wallet', 'withdrawals_pending', 'earning'] as const;
+const KINDS = ['wallet', 'withdrawals_pending', 'earning', 'rewards', 'network_rewards'] as const;
 
-describe.each(DATABASES)('balances read together on %s', (kind) => {
+/** What the holder was given of an asset in an account kind. */
+const sum = (holdings: { asset: string; kind: string; amount: bigint }[], asset: string, kind: string) =>
+  holdings.filter((h) => h.asset === asset && h.kind === kind).reduce((total, h) => total + h.amount, 0n);
+
+describe.each(DATABASES)('holdings read together on %s', (kind) => {
   let t: TestApp;
   let nextId = 5_000n;
   beforeAll(async () => {
@@ -32,8 +37,14 @@ describe.each(DATABASES)('balances read together on %s', (kind) => {
         }
         // Each holder asked for 1 + repeats times in the same moment, with one who holds nothing.
         const asked = [...ids.flatMap((id) => Array.from({ length: 1 + repeats }, () => id)), nextId + 1_000_000n];
-        const together = await Promise.all(asked.map((id) => walletBalancesGathered(t.ctx.db, id)));
-        for (const [i, id] of asked.entries()) expect(together[i]).toEqual(await walletBalances(t.ctx.db, id));
+        const together = await Promise.all(asked.map((id) => holdingsOf(t.ctx.db, id)));
+        for (const [i, id] of asked.entries()) {
+          const alone = await holdingsOf(t.ctx.db, id);
+          expect(together[i]).toEqual(alone);
+          expect(alone.wallet).toEqual(await walletBalances(t.ctx.db, id));
+          const balance = (kind: string) => sum(holders[ids.indexOf(id)] ?? [], 'AIC', kind);
+          expect(alone.claimable).toEqual({ rewards: balance('rewards'), network: balance('network_rewards'), fixed: 0n });
+        }
       }),
       { numRuns: 30 },
     );

@@ -3,8 +3,7 @@ import type { FundingRecord, TransferRecord, TransferRecordsQuery, TransferStatu
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
-import { gathered } from '../platform/batch.ts';
-import { perOwner } from '../platform/cache.ts';
+import type { WalletBalances } from '../earn/positions.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -145,38 +144,15 @@ export async function reviewQueue(
   };
 }
 
-export type WalletBalances = Record<Asset, { available: bigint; pending: bigint }>;
-
 /** The user's wallet and pending balances per asset, in one read (the exchange's are the exchange's to say). */
 export async function walletBalances(db: Executor, userId: bigint): Promise<WalletBalances> {
-  return (await walletBalancesOf(db, [userId])).get(userId) ?? emptyBalances();
-}
-
-const emptyBalances = (): WalletBalances => {
-  const empty = () => ({ available: 0n, pending: 0n });
-  return { AIC: empty(), USDT: empty() };
-};
-
-/** The wallet and pending balances of several users per asset, in one read. */
-async function walletBalancesOf(db: Executor, userIds: bigint[]): Promise<Map<bigint, WalletBalances>> {
   const rows = await db
     .selectFrom('accounts')
-    .select(['user_id', 'asset', 'kind', 'balance'])
-    .where('user_id', 'in', userIds)
+    .select(['asset', 'kind', 'balance'])
+    .where('user_id', '=', userId)
     .where('kind', 'in', ['wallet', 'withdrawals_pending'])
     .execute();
-  const found = new Map<bigint, WalletBalances>(userIds.map((id) => [id, emptyBalances()]));
-  for (const row of rows) {
-    const field = row.kind === 'wallet' ? 'available' : 'pending';
-    const balances = found.get(row.user_id);
-    if (balances) balances[row.asset][field] = row.balance;
-  }
-  return found;
-}
-
-const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => walletBalancesOf(db, ids), emptyBalances));
-
-/** A holder's balances, read together with the other holders' asked for in the same moment. */
-export function walletBalancesGathered(db: Db, userId: bigint): Promise<WalletBalances> {
-  return gatheredOf(db)(userId);
+  const balances: WalletBalances = { AIC: { available: 0n, pending: 0n }, USDT: { available: 0n, pending: 0n } };
+  for (const row of rows) balances[row.asset][row.kind === 'wallet' ? 'available' : 'pending'] = row.balance;
+  return balances;
 }

@@ -26,7 +26,7 @@ import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, usdtInAic } from '../platform/price.ts';
 import type { Exchange } from './exchange.ts';
 import { askExchange } from './exchangeBalances.ts';
-import { listTransfers, walletBalances, walletBalancesGathered } from './repository.ts';
+import { listTransfers, walletBalances } from './repository.ts';
 import { requestOutbound } from './service.ts';
 import { answerFor, drive, insertInbound } from './transfers.ts';
 
@@ -74,11 +74,8 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     async (request) => {
       const userId = userIdOf(request);
       const atExchange = exchange.balances.peek(userId);
-      const [balances, earn, price] = await Promise.all([
-        walletBalancesGathered(ctx.db, userId),
-        holdingsOf(ctx.db, userId),
-        currentPrice(ctx),
-      ]);
+      const [earn, price] = await Promise.all([holdingsOf(ctx.db, userId), currentPrice(ctx)]);
+      const balances = earn.wallet;
       const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
       const inWallet = held('AIC') + usdtInAic(held('USDT'), price.price);
       // Running orders only: a matured 30-day order waits to be redeemed and counts once, as claimable.
