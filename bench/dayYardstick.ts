@@ -32,7 +32,7 @@
  * above the leaves, and everything the app does for a run resumed or settled twice.
  */
 import { type RawBuilder, sql } from 'kysely';
-import { assetField, LEAF, NODE } from '../contract/merkle.ts';
+import { assetField, CHUNK_BITS, LEAF, NODE } from '../contract/merkle.ts';
 import { parseAmount } from '../contract/money.ts';
 import type { TeamRules } from '../contract/teamRules.ts';
 import { ASSETS } from '../contract/wallet.ts';
@@ -322,8 +322,8 @@ function proof(db: Db, day: string, at: Date): Promise<void> {
       const count = await storeLeaves(trx, day, asset, leaves);
       const root = await rootOf(trx, asset, leaves, count);
       // The ledger's total is the root's: the plain build does not cross-check it.
-      await sql`insert into proof_roots (day, asset, root, total, holders, ledger_total, built_at)
-        values (${day}::date, ${asset}, ${bytes(root.hash)}, ${root.sum}, ${count}, ${root.sum}, ${at})`.execute(trx);
+      await sql`insert into proof_roots (day, asset, root, total, holders, ledger_total, chunk_bits, built_at)
+        values (${day}::date, ${asset}, ${bytes(root.hash)}, ${root.sum}, ${count}, ${root.sum}, ${CHUNK_BITS}, ${at})`.execute(trx);
     }
   });
 }

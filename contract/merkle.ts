@@ -54,8 +54,12 @@ export type Step = TreeNode & { side: Side };
 export const LEAF = 0x00;
 export const NODE = 0x01;
 const MAX_U64 = 2n ** 64n - 1n;
-/** The server keeps leaves and rebuilds a 1,024-leaf chunk per proof; it stores the levels above. */
-export const CHUNK_BITS = 10;
+/**
+ * The server keeps leaves and rebuilds a 32-leaf chunk per proof; it stores the levels above. A
+ * small chunk keeps a proof's request to a few rows and hashes; each day's root records the bits
+ * it was built with (proof_roots.chunk_bits), so a day built with other bits still answers.
+ */
+export const CHUNK_BITS = 5;
 export const CHUNK_SIZE = 1 << CHUNK_BITS;
 
 function putAmount(view: DataView, offset: number, value: bigint): void {
@@ -155,7 +159,7 @@ export const pathAt = (levels: readonly TreeNode[][], index: number): Step[] =>
 
 /**
  * Builds a tree leaf by leaf holding one chunk at a time: the chunk roots are all it keeps, so a
- * million leaves cost their ~1,000 chunk roots in memory, not the whole tree. Its result equals
+ * million leaves cost their ~31,000 chunk roots in memory, not the whole tree. Its result equals
  * the plain level-by-level build of all the leaves (a full chunk is a power of two leaves), which
  * is how the server builds it in SQL; this builder is the test's oracle for that.
  */

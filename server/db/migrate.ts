@@ -42,6 +42,7 @@ import * as m0038 from './migrations/0038_account_months.ts';
 import * as m0039 from './migrations/0039_orders_by_holder.ts';
 import * as m0040 from './migrations/0040_kept_platform_figures.ts';
 import * as m0041 from './migrations/0041_holdings_of_many.ts';
+import * as m0042 from './migrations/0042_proof_chunk_bits.ts';
 import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -86,6 +87,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0039_orders_by_holder': m0039,
   '0040_kept_platform_figures': m0040,
   '0041_holdings_of_many': m0041,
+  '0042_proof_chunk_bits': m0042,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

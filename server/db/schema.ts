@@ -383,6 +383,8 @@ interface ProofRootsTable {
   total: Big;
   holders: number;
   ledger_total: Big;
+  /** The chunk height the day was built with: its stored levels start above chunks of 2^chunk_bits leaves. */
+  chunk_bits: number;
   built_at: Timestamp;
 }
 

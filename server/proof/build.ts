@@ -463,7 +463,7 @@ async function buildAsset(ctx: AppContext, trx: Trx, day: string, asset: Asset):
   const root = await buildTree(trx, day, asset, leaves);
   await trx
     .insertInto('proof_roots')
-    .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, built_at: ctx.clock.now() })
+    .values({ day, asset, root: root.hash, total: root.sum, holders: leaves, ledger_total: ledgerTotal, chunk_bits: CHUNK_BITS, built_at: ctx.clock.now() })
     .execute();
   const treeMs = Math.round(performance.now() - written);
   return { asset, holders: leaves, total: root.sum, ledgerTotal, root: root.hash, leavesMs: Math.round(written - started), treeMs };

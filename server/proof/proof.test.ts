@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
-import { verifyProof } from '../../contract/merkle.ts';
+import { buildLevels, CHUNK_BITS, hashLeaf, verifyProof } from '../../contract/merkle.ts';
 import { formatUnits, UNIT } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { InclusionProof, ProofRootData } from '../../contract/proof.ts';
@@ -15,7 +15,7 @@ import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { settleDay, settleDue } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
-import { buildProofs, LEAF_KINDS, nodeSha256 } from './build.ts';
+import { buildProofs, LEAF_KINDS, nodeSha256, readLeaves, toLeaf } from './build.ts';
 import { inclusionProof } from './repository.ts';
 
 const DAY = '2026-11-01';
@@ -234,6 +234,33 @@ describe.each(DATABASES)('proof of liabilities on %s', (kind) => {
     const earlier = await mine('bob', { day: DAY });
     expect(earlier.leaf.nonce).toBe((await mine('bob')).leaf.nonce);
     expect((await check(earlier, earlier)).ok).toBe(true);
+  });
+
+  it('answers a day built with other chunks: the stored levels it was built with, the same proofs', async () => {
+    // The 2,503 holders' day of the test before, as a build with 1,024-leaf chunks (10 bits) stored it.
+    const day = '2026-11-02';
+    const sampleIds = [1, 512, 1024, 1025, 2049, 2500].map((i) => 100000n + BigInt(i));
+    const before = await Promise.all(sampleIds.map((id) => inclusionProof(t.ctx.db, id, 'AIC', day)));
+    const root = await t.ctx.db.selectFrom('proof_roots').selectAll().where('day', '=', day).where('asset', '=', 'AIC').executeTakeFirstOrThrow();
+    expect(root.chunk_bits).toBe(CHUNK_BITS);
+    const leaves = await readLeaves(t.ctx.db, day, 'AIC', 0, root.holders);
+    const levels = buildLevels(leaves.map((row) => hashLeaf(toLeaf(row, 'AIC'), nodeSha256)), nodeSha256);
+    const stored = await t.ctx.db.selectFrom('proof_nodes').selectAll().where('day', '=', day).where('asset', '=', 'AIC').execute();
+    /** The day's stored levels and chunk height replaced by `nodes` and `bits`. */
+    const store = (nodes: typeof stored, bits: number) =>
+      t.ctx.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('proof_nodes').where('day', '=', day).where('asset', '=', 'AIC').execute();
+        await trx.insertInto('proof_nodes').values(nodes).execute();
+        await trx.updateTable('proof_roots').set({ chunk_bits: bits }).where('day', '=', day).where('asset', '=', 'AIC').execute();
+      });
+    const old = 10;
+    await store(levels.slice(old).flatMap((level, l) => level.map((node, idx) => ({ day, asset: 'AIC' as const, level: l, idx, hash: node.hash, sum: node.sum }))), old);
+    const after = await Promise.all(sampleIds.map((id) => inclusionProof(t.ctx.db, id, 'AIC', day)));
+    expect(after).toEqual(before);
+    // Read with today's chunk height, the same levels give no proof.
+    await t.ctx.db.updateTable('proof_roots').set({ chunk_bits: CHUNK_BITS }).where('day', '=', day).where('asset', '=', 'AIC').execute();
+    await expect(inclusionProof(t.ctx.db, sampleIds[0] as bigint, 'AIC', day)).rejects.toThrow(/proof node missing|does not verify/);
+    await store(stored, CHUNK_BITS);
   });
 
   it('keeps leaves for 30 days; the roots stay published', async () => {

@@ -1,8 +1,6 @@
 import { sql } from 'kysely';
 import {
   buildLevels,
-  CHUNK_BITS,
-  CHUNK_SIZE,
   hashLeaf,
   pathAt,
   proofFile,
@@ -47,15 +45,16 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
     .executeTakeFirst();
   if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
   const { rows } = await sql<Omit<LeafRow, 'position'> & { mine: number; leaf: number }>`
-    select * from proof_chunk(${userId}, ${asset}, ${root.day}::date, ${CHUNK_BITS})`.execute(db);
+    select * from proof_chunk(${userId}, ${asset}, ${root.day}::date, ${root.chunk_bits})`.execute(db);
   const mine = rows[0]?.mine;
   if (mine === undefined) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
-  const chunk = mine >> CHUNK_BITS;
-  const start = chunk * CHUNK_SIZE;
+  const chunk = mine >> root.chunk_bits;
+  const chunkSize = 1 << root.chunk_bits;
+  const start = chunk * chunkSize;
   const leaves = rows.map((row) => toLeaf({ ...row, position: row.leaf }, asset));
   const levels = buildLevels(leaves.map((leaf) => hashLeaf(leaf, nodeSha256)), nodeSha256);
   const offset = mine - start;
-  const wanted = siblingsOf(chunk, Math.ceil(root.holders / CHUNK_SIZE));
+  const wanted = siblingsOf(chunk, Math.ceil(root.holders / chunkSize));
   const upper = wanted.length
     ? await db
         .selectFrom('proof_nodes')
