@@ -61,6 +61,8 @@ export async function* statementCsv(db: Db, userId: bigint, pageSize = EXPORT_PA
     const last = rows.at(-1);
     if (!last) return;
     yield rows.map((row) => movementLine(row, balances.add(row))).join('');
+    // A short page is the last: asking again would only read nothing.
+    if (rows.length < pageSize) return;
     after = last.entry_id;
   }
 }
