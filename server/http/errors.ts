@@ -49,6 +49,30 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError
 /** What a SERVER_BUSY answer's Retry-After asks the client to wait, in seconds. */
 const BUSY_RETRY_AFTER_SECONDS = 2;
 
+/** The SERVER_BUSY envelope's text per language, made once. */
+const busyBodies = new Map<string, string>();
+
+/**
+ * A shed request's answer, sent from the hook that sheds it: the SERVER_BUSY envelope and its
+ * Retry-After, as the error handler words them, without an error raised and mapped. Under load
+ * the server answers many more of these than anything else, and each one's cost is time taken
+ * from the requests it admitted.
+ */
+export function sendBusy(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const language = messageLanguage(request.headers['x-lang']);
+  let body = busyBodies.get(language);
+  if (body === undefined) {
+    const entry = ERRORS.SERVER_BUSY;
+    body = JSON.stringify({ code: entry.code, msg: translate(entry.message, language), data: null });
+    busyBodies.set(language, body);
+  }
+  return reply
+    .status(ERRORS.SERVER_BUSY.http)
+    .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
+    .type('application/json; charset=utf-8')
+    .send(body);
+}
+
 /** The caller's X-Lang by connection, for failures Node reports on the socket (408, 505). */
 const languageBySocket = new WeakMap<object, unknown>();
 

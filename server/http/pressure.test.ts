@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
+import { EXCHANGE_PREFIX } from '../../contract/exchange.ts';
 import { LANGUAGES } from '../../contract/languages.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { poolOf } from '../db/pool.ts';
@@ -140,8 +141,9 @@ describe('one slow route cannot starve the rest', () => {
     await expect.poll(() => pool.waiting()).toBeGreaterThanOrEqual(1);
 
     expectBusy(await t.app.inject({ url: PATHS.home }));
-    // Health and readiness are neither counted nor shed.
+    // Health and readiness are neither counted nor shed, nor the embedded exchange.
     expect((await t.app.inject({ url: '/healthz' })).statusCode).toBe(200);
+    expect((await t.app.inject({ url: `${EXCHANGE_PREFIX}/openapi.json` })).statusCode).toBe(200);
 
     await release();
     for (const answer of await Promise.all(admitted)) expect(answer.statusCode).toBe(200);

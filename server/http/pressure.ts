@@ -1,9 +1,10 @@
 import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import { EXCHANGE_PREFIX } from '../../contract/exchange.ts';
 import type { Config } from '../config.ts';
 import type { PoolWatch } from '../db/pool.ts';
 import { withoutReadTimeout } from '../db/statementTimeout.ts';
-import { AppError } from './errors.ts';
+import { AppError, sendBusy } from './errors.ts';
 
 /** Why a request was shed: the label of aic_requests_shed_total. */
 export type ShedReason = 'event_loop' | 'pool' | 'in_flight';
@@ -11,12 +12,24 @@ export type ShedReason = 'event_loop' | 'pool' | 'in_flight';
 /** Never shed: the load balancer's and Prometheus's view of the process must stay true under load. */
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
 
-const exempt = (request: FastifyRequest) => NEVER_SHED.has(request.routeOptions.url ?? '');
+/**
+ * Neither shed nor counted: the paths above, and the embedded exchange, which stands in for
+ * another company's service; the wallet's calls to it come from requests admitted already, and
+ * counting them took the room of the holders' own requests.
+ */
+const exempt = (request: FastifyRequest) =>
+  NEVER_SHED.has(request.routeOptions.url ?? '') || request.url.startsWith(`${EXCHANGE_PREFIX}/`);
 
 /** The refusal of a shed request; the error handler adds its Retry-After. */
 function shed(reason: ShedReason, onShed: (reason: ShedReason) => void): AppError {
   onShed(reason);
   return new AppError('SERVER_BUSY', `shed: ${reason}`);
+}
+
+/** Answers a shed request from its hook at once (a hook that answers does not call `done`). */
+function refuse(request: FastifyRequest, reply: FastifyReply, reason: ShedReason, onShed: (reason: ShedReason) => void): void {
+  onShed(reason);
+  sendBusy(request, reply);
 }
 
 /**
@@ -49,8 +62,9 @@ export async function installShedding(
   }
   const bound = config.shedPoolWaitMs;
   if (pool && bound > 0) {
-    app.addHook('onRequest', (request, _reply, done) => {
-      done(pool.oldestWaitMs() > bound && !exempt(request) ? shed('pool', onShed) : undefined);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (pool.oldestWaitMs() > bound && !exempt(request)) return refuse(request, reply, 'pool', onShed);
+      done();
     });
   }
   if (config.shedInFlight > 0) limitInFlight(app, config.shedInFlight, onShed);
@@ -66,7 +80,7 @@ function limitInFlight(app: FastifyInstance, limit: number, onShed: (reason: She
   let inFlight = 0;
   app.addHook('onRequest', (request, reply, done) => {
     if (exempt(request)) return done();
-    if (inFlight >= limit) return done(shed('in_flight', onShed));
+    if (inFlight >= limit) return refuse(request, reply, 'in_flight', onShed);
     inFlight++;
     let left = false;
     const leave = () => {
