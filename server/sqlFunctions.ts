@@ -18,8 +18,8 @@ import { USER_SUMMARIES } from './team/summaryFunction.ts';
  * every start: functions are code, so a fresh database and an old one both get today's text.
  *
  * Here and not in server/db: db may not import the folders that own them (ledger and earn
- * import db; depcruise's folder pass refuses the cycle). The definition files import only kysely
- * (and ledger's `balances.ts`, which imports nothing).
+ * import db; depcruise's folder pass refuses the cycle). The definition files import only kysely,
+ * ledger's `balances.ts` and db's `readFunction.ts` (which import nothing of the app).
  */
 export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   BIGINT_SUM,

@@ -1,6 +1,14 @@
 import { type RawBuilder, sql } from 'kysely';
 
 /**
+ * The settings of a holder's read written as a function: one generic plan per connection
+ * (`plan_cache_mode`), and no JIT. A generic plan's estimates are for any holder and any range,
+ * so they can pass `jit_above_cost` where the read itself touches a few rows: at a million
+ * holders the proof's chunk read was compiled at every call, which cost fifty times the read.
+ */
+export const PLANNED_ONCE = sql`set plan_cache_mode = force_generic_plan set jit = off`;
+
+/**
  * `create or replace function <head> … return query <query>`: a holder's read as an SQL function
  * whose plan each connection makes once. Sent as a statement, even a prepared one, PostgreSQL
  * kept planning such reads at many calls (a plan for the values at hand looked cheaper than one
@@ -12,7 +20,7 @@ import { type RawBuilder, sql } from 'kysely';
 export const readFunction = (head: RawBuilder<unknown>, query: RawBuilder<unknown>) => sql`
   create or replace function ${head}
   language plpgsql stable
-  set plan_cache_mode = force_generic_plan
+  ${PLANNED_ONCE}
   as $fn$
   #variable_conflict use_column
   begin

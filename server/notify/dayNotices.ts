@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { readFunction } from '../db/readFunction.ts';
+import { PLANNED_ONCE, readFunction } from '../db/readFunction.ts';
 
 /**
  * A settled day's income notices (migration 0026). The day gets one notice id, drawn from the
@@ -103,7 +103,7 @@ export function unreadDayNotices(user: RawBuilder<unknown>) {
 export const NOTICE_UNREAD_COUNT = sql`
   create or replace function notice_unread_count(p_user bigint) returns bigint
   language plpgsql stable
-  set plan_cache_mode = force_generic_plan
+  ${PLANNED_ONCE}
   as $fn$
   begin
     return (select count(*) from notifications where user_id = p_user and read_at is null)

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PLANNED_ONCE } from '../db/readFunction.ts';
 
 /**
  * `proof_chunk(user, asset, day, bits)`: the leaves of the chunk (2^bits positions) holding the
@@ -20,7 +21,7 @@ export const PROOF_CHUNK = sql`
     locked_rewards bigint, network_rewards bigint, withdrawals_pending bigint, nonce bytea
   )
   language plpgsql stable
-  set plan_cache_mode = force_generic_plan
+  ${PLANNED_ONCE}
   as $fn$
   #variable_conflict use_column
   declare

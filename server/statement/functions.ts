@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PLANNED_ONCE } from '../db/readFunction.ts';
 import { EARNINGS_KIND } from '../ledger/balances.ts';
 
 /** Per account: opening, credits, debits as text, in (asset, account) order; accounts of all zeros left out. */
@@ -182,7 +183,7 @@ export const MONTHLY_STATEMENTS = sql`
     p_cursor_entry bigint, p_cursor_asset text, p_cursor_account text, p_page int, p_scan boolean
   ) returns table (user_id bigint, rolled boolean, totals json, flows json, movements json)
   language plpgsql stable
-  set plan_cache_mode = force_generic_plan
+  ${PLANNED_ONCE}
   as $fn$
   #variable_conflict use_column
   declare
