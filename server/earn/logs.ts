@@ -37,42 +37,19 @@ export async function dailyIncome(db: Db, userId: bigint, from: string, to: stri
   return rows.map((r) => ({ day: r.day, amount: formatUnits(r.amount) }));
 }
 
-type UserLogRow = { id: bigint; kind: string; ref: string | null; created_at: Date; asset: string; account: string; amount: bigint };
-
-/**
- * A page of the holder's postings, newest first, after the cursor (entry id and account, both
- * exclusive together). Each of the holder's accounts gives its newest postings up to the cursor's
- * entry by a range of its key, and the merge keeps the page: an account's lines on the page are
- * its newest that pass the cursor, and of the `limit + 2` it gives at most one (the cursor's own
- * entry) does not pass, so reading the holder's whole history is never needed.
- */
-export function userLogPage(db: Db, userId: bigint, limit: number, cursor?: { entryId: bigint; account: string }) {
-  const upTo = cursor ? sql`and entry_id <= ${cursor.entryId}` : sql``;
-  const after = cursor ? sql`where (c.entry_id, c.account) < (${cursor.entryId}, ${cursor.account})` : sql``;
-  return sql<UserLogRow>`
-    with candidates as (
-      select p.entry_id, a.asset, a.kind as account, p.amount
-      from accounts a
-      cross join lateral (
-        select entry_id, amount from ledger_postings
-        where user_id = ${userId} and asset = a.asset and kind = a.kind ${upTo}
-        order by entry_id desc limit ${limit + 2}
-      ) p
-      where a.user_id = ${userId}
-    )
-    select e.id, e.kind, e.ref, e.created_at, c.asset, c.account, c.amount
-    from candidates c join journal_entries e on e.id = c.entry_id
-    ${after}
-    order by c.entry_id desc, c.account desc
-    limit ${limit + 1}`.execute(db);
-}
-
 /** Every posting on the user's own accounts, newest first; cursor "entryId|account". */
 export async function userLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
+  let q = db
+    .selectFrom('ledger_postings as p')
+    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
+    .select(['e.id', 'e.kind', 'e.ref', 'e.created_at', 'p.asset', 'p.kind as account', 'p.amount'])
+    .where('p.user_id', '=', userId);
   const [entryId, account] = (query.cursor ?? '').split('|');
-  const cursor = entryId && account && /^\d+$/.test(entryId) ? { entryId: BigInt(entryId), account } : undefined;
-  const { rows } = await userLogPage(db, userId, limit, cursor);
+  if (entryId && account && /^\d+$/.test(entryId)) {
+    q = q.where(sql<boolean>`(e.id, p.kind) < (${BigInt(entryId)}, ${account})`);
+  }
+  const rows = await q.orderBy('e.id', 'desc').orderBy('p.kind', 'desc').limit(limit + 1).execute();
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
