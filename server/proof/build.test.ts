@@ -11,8 +11,8 @@ import * as m0016 from '../db/migrations/0016_proof_leaves_by_day.ts';
 import * as m0029 from '../db/migrations/0029_proof_leaves_in_parts.ts';
 import { buildProofs, LEAF_KINDS, leavesPartition, nodeSha256, readLeaves, toLeaf } from './build.ts';
 
-/** Around the edges of a 1,024-leaf chunk, and none at all. */
-const EDGES = [0, 1, 2, 1023, 1024, 1025, 2049];
+/** None at all, around the edges of a chunk, and a tree of many stored levels above its chunks. */
+const EDGES = [0, 1, 2, CHUNK_SIZE - 1, CHUNK_SIZE, CHUNK_SIZE + 1, 2 * CHUNK_SIZE + 1, 1025];
 /** Five-byte user ids, so the big-endian encoding of the id is exercised past its low bytes. */
 const FIRST_USER = 2n ** 40n;
 

@@ -30,8 +30,8 @@ export async function publishedRoots(db: Db, day?: string): Promise<ProofRootDat
 }
 
 /**
- * The holder's own proof: their leaf, the siblings inside its 1,024-leaf chunk (rebuilt from the
- * stored leaves) and the stored siblings above it. Checked against the stored root before it
+ * The holder's own proof: their leaf, the siblings inside its chunk (rebuilt from the stored
+ * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it. Checked against the stored root before it
  * leaves the server.
  */
 export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
