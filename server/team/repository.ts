@@ -51,23 +51,6 @@ export async function inviteRecords(
   };
 }
 
-async function balances(db: Db, userId: bigint) {
-  const rows = await db
-    .selectFrom('accounts')
-    .select(['kind', 'balance'])
-    .where('user_id', '=', userId)
-    .where('asset', '=', 'AIC')
-    .execute();
-  return (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0n;
-}
-
-/** What the user holds in active orders now (the unlock tiers look at this). */
-async function held(db: Db, userId: bigint): Promise<bigint> {
-  const row = await sql<{ active: bigint }>`select coalesce(sum(principal), 0)::bigint as active from orders
-    where user_id = ${userId} and status in ${ORDERS.held}`.execute(db);
-  return row.rows[0]?.active ?? 0n;
-}
-
 const units = (text: string) => {
   const parsed = parseAmount(text);
   return parsed.ok ? parsed.value : 0n;
@@ -80,21 +63,26 @@ export function unlockPercent(team: TeamRules, holding: bigint): string {
   return tier ? tier[1] : '0';
 }
 
-/** The network income summary: claimable, locked, the next release, the unlock tier. */
+/**
+ * The network income summary (claimable, locked, the next release, the unlock tier), read in one
+ * statement: the claimable and locked balances, what the holder holds in orders now (the unlock
+ * tiers look at this), and the lock-ups not yet released (their total, and the next day's).
+ */
 export async function zeroProfit(db: Db, team: TeamRules, userId: bigint) {
-  const [of, holding, pending] = await Promise.all([
-    balances(db, userId),
-    held(db, userId),
-    sql<{ total: bigint; next_day: string | null; next_amount: bigint | null }>`
-      select coalesce(sum(unlockable), 0)::bigint as total, min(unlock_day)::text as next_day,
-        (select sum(unlockable) from lockups l2 where l2.user_id = ${userId} and l2.released_on is null
-          and l2.unlock_day = (select min(unlock_day) from lockups l3 where l3.user_id = ${userId} and l3.released_on is null))::bigint as next_amount
-      from lockups where user_id = ${userId} and released_on is null`.execute(db),
-  ]);
-  const p = pending.rows[0];
+  const { rows } = await sql<{ network: bigint | null; locked: bigint | null; holding: bigint; total: bigint; next_day: string | null; next_amount: bigint | null }>`
+    select
+      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'network_rewards') as network,
+      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'locked_rewards') as locked,
+      (select coalesce(sum(principal), 0) from orders where user_id = ${userId} and status in ${ORDERS.held})::bigint as holding,
+      coalesce(sum(l.unlockable), 0)::bigint as total, min(l.unlock_day)::text as next_day,
+      (select sum(unlockable) from lockups l2 where l2.user_id = ${userId} and l2.released_on is null
+        and l2.unlock_day = (select min(unlock_day) from lockups l3 where l3.user_id = ${userId} and l3.released_on is null))::bigint as next_amount
+    from lockups l where l.user_id = ${userId} and l.released_on is null`.execute(db);
+  const p = rows[0];
+  const holding = p?.holding ?? 0n;
   return {
-    claimable: amount(of('network_rewards')),
-    locked: amount(of('locked_rewards')),
+    claimable: amount(p?.network),
+    locked: amount(p?.locked),
     pendingUnlock: amount(p?.total),
     nextUnlockDay: p?.next_day ?? null,
     nextUnlockAmount: amount(p?.next_amount),

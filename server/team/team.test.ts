@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
 import { formatUnits, parseAmount, parseRate, UNIT } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { STATUS_GROUPS } from '../../contract/products.ts';
 import { createSession } from '../auth/sessions.ts';
 import { checkLedger } from '../ledger/ledger.ts';
 import { lineInputs } from '../income/inputs.ts';
@@ -205,6 +206,21 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     const holder = await token(46);
     const summary = (await t.app.inject({ url: PATHS.zeroProfit, headers: bearer(holder) })).json().data;
     expect(summary).toMatchObject({ claimable: '0', unlockPercent: '0.5', nextUnlockDay: addDays(DAY, 10) });
+    // The one statement's figures, each as the tables say it alone.
+    const balance = async (kind: 'locked_rewards' | 'network_rewards') =>
+      (await t.ctx.db.selectFrom('accounts').select('balance').where('user_id', '=', 46n).where('asset', '=', 'AIC').where('kind', '=', kind).executeTakeFirst())?.balance ?? 0n;
+    const open = await t.ctx.db.selectFrom('lockups').select(['unlockable', 'unlock_day']).where('user_id', '=', 46n).where('released_on', 'is', null).execute();
+    const next = open.map((l) => String(l.unlock_day)).sort()[0];
+    const orders = await t.ctx.db.selectFrom('orders').select(['principal', 'status']).where('user_id', '=', 46n).execute();
+    const sum = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
+    expect(open.length).toBeGreaterThan(0);
+    expect(summary).toMatchObject({
+      claimable: formatUnits(await balance('network_rewards')),
+      locked: formatUnits(await balance('locked_rewards')),
+      pendingUnlock: formatUnits(sum(open.map((l) => l.unlockable))),
+      nextUnlockAmount: formatUnits(sum(open.filter((l) => String(l.unlock_day) === next).map((l) => l.unlockable))),
+      held: formatUnits(sum(orders.filter((o) => (STATUS_GROUPS.held as readonly string[]).includes(o.status)).map((o) => o.principal))),
+    });
     expect((await post(t.app, PATHS.receiveProfit, holder)).json().code).toBe(ERRORS.CLAIM_NONE.code);
     // The day before it comes (the days between change nothing of this lock-up; settling them all
     // cost a minute of the suite on two cores), settled once it has ended.
