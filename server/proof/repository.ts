@@ -31,8 +31,8 @@ export async function publishedRoots(db: Db, day?: string): Promise<ProofRootDat
 
 /**
  * The holder's own proof: their leaf, the siblings inside its chunk (rebuilt from the stored
- * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it. Checked against the stored root before it
- * leaves the server.
+ * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it. Checked
+ * against the stored root before it leaves the server.
  */
 export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
   const root = await db
