@@ -27,11 +27,14 @@ type Line = {
 /** A holder's own wallet balances per asset: what can be spent, and the withdrawals under review. */
 export type WalletBalances = Record<Asset, { available: bigint; pending: bigint }>;
 
+/** Balances of nothing, per asset. */
+export const noWalletBalances = (): WalletBalances => ({ AIC: { available: 0n, pending: 0n }, USDT: { available: 0n, pending: 0n } });
+
 const ACCOUNT_FIELDS: Record<string, 'available' | 'pending'> = { wallet: 'available', withdrawals_pending: 'pending' };
 
 function emptyHoldings() {
   return {
-    wallet: { AIC: { available: 0n, pending: 0n }, USDT: { available: 0n, pending: 0n } } as WalletBalances,
+    wallet: noWalletBalances(),
     products: PRODUCTS.map((product) => ({ product, principal: 0n, income: 0n, running: 0n })),
     claimable: { rewards: 0n, network: 0n, fixed: 0n },
   };

@@ -3,7 +3,7 @@ import type { FundingRecord, TransferRecord, TransferRecordsQuery, TransferStatu
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
-import type { WalletBalances } from '../earn/positions.ts';
+import { noWalletBalances, type WalletBalances } from '../earn/positions.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -152,7 +152,7 @@ export async function walletBalances(db: Executor, userId: bigint): Promise<Wall
     .where('user_id', '=', userId)
     .where('kind', 'in', ['wallet', 'withdrawals_pending'])
     .execute();
-  const balances: WalletBalances = { AIC: { available: 0n, pending: 0n }, USDT: { available: 0n, pending: 0n } };
+  const balances = noWalletBalances();
   for (const row of rows) balances[row.asset][row.kind === 'wallet' ? 'available' : 'pending'] = row.balance;
   return balances;
 }
