@@ -1,15 +1,19 @@
 import type { RawBuilder } from 'kysely';
+import { WINDOW_PERFORMANCE } from './activity/windowFunction.ts';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { HOLDINGS_OF } from './earn/holdingsFunction.ts';
-import { REWARD_LOG } from './earn/rewardLogFunction.ts';
+import { ORDER_PAGE } from './earn/orderPageFunction.ts';
+import { USER_LOG } from './earn/userLogFunction.ts';
+import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
-import { NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
-import { PROOF_CHUNK } from './proof/chunkFunction.ts';
-import { MONTHLY_STATEMENTS } from './statement/functions.ts';
+import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
+import { PROOF_PATH } from './proof/pathFunction.ts';
+import { MONTHLY_STATEMENTS, MOVEMENTS_AFTER } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 import { USER_SUMMARIES } from './team/summaryFunction.ts';
+import { ZERO_PROFIT } from './team/zeroProfitFunction.ts';
 
 /**
  * The SQL functions of the server, each defined in the folder that owns it, in dependency order
@@ -32,10 +36,17 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TEAM_ROLL_UP,
   TEAM_STAGE_UPLINES,
   MONTHLY_STATEMENTS,
+  MOVEMENTS_AFTER,
   NOTICE_UNREAD_COUNT,
   NOTICE_PAGE,
+  NOTICE_LIST,
   REWARD_LOG,
+  DAILY_INCOME,
   USER_SUMMARIES,
-  PROOF_CHUNK,
+  PROOF_PATH,
   HOLDINGS_OF,
+  ORDER_PAGE,
+  USER_LOG,
+  ZERO_PROFIT,
+  WINDOW_PERFORMANCE,
 ];

@@ -1,6 +1,5 @@
-import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { ORDERS } from '../db/statuses.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 
 export type WindowPerformance = {
   ownSubscribed: bigint;
@@ -13,30 +12,26 @@ export type WindowPerformance = {
   teamAsOf: string | null;
 };
 
+const performanceOf = gatheredCalls<{
+  own_subscribed: bigint;
+  direct_invites: bigint | null;
+  direct_effective: bigint | null;
+  new_members: bigint | null;
+  new_effective: bigint | null;
+  quantity_added: bigint | null;
+  team_as_of: string | null;
+}>('window_performance', ['bigint', 'timestamptz', 'timestamptz']);
+
 /**
  * What the holder and their team did inside [from, to): the holder's own subscriptions still held,
  * now; and, as of the last settled day, the direct invitees and downline members who bound in it,
  * how many of them are effective, and the downline's subscriptions in it still held. The team's
  * figures are rolled up as the day settles (team_roll_up, team/functions.ts) and read here as one
- * row of team_stats: walking the downline per request grew with the team, to a million members.
+ * row of team_stats: walking the downline per request grew with the team, to a million members. One call of
+ * `window_performance` (windowFunction.ts), gathered with the pages asked at once.
  */
 export async function windowPerformance(db: Db, userId: bigint, from: Date, to: Date): Promise<WindowPerformance> {
-  const { rows } = await sql<{
-    own_subscribed: bigint;
-    direct_invites: bigint | null;
-    direct_effective: bigint | null;
-    new_members: bigint | null;
-    new_effective: bigint | null;
-    quantity_added: bigint | null;
-    team_as_of: string | null;
-  }>`
-    select
-      (select coalesce(sum(principal), 0) from orders
-        where user_id = ${userId} and status in ${ORDERS.held} and created_at >= ${from} and created_at < ${to})::bigint as own_subscribed,
-      ts.window_direct as direct_invites, ts.window_direct_effective as direct_effective,
-      ts.window_members as new_members, ts.window_effective as new_effective, ts.window_quantity as quantity_added,
-      (select day::text from team_stats limit 1) as team_as_of
-    from (select 1) one left join team_stats ts on ts.user_id = ${userId}`.execute(db);
+  const rows = await performanceOf(db, userId, from.toISOString(), to.toISOString());
   const r = rows[0];
   return {
     ownSubscribed: r?.own_subscribed ?? 0n,

@@ -1,18 +1,27 @@
-import { sql } from 'kysely';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
+import { isCalendarDay } from '../platform/clock.ts';
+import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import type { IncomeInputs } from '../../contract/income.ts';
 
 /** The cursor's line, "day|orderId|kind"; anything else reads from the newest line. */
 const CURSOR_RE = /^(\d{4}-\d{2}-\d{2})\|(\d{1,19})\|([a-z_]{1,40})$/;
 
-/** Income lines of a user, newest first; the cursor is "day|orderId|kind" of the last line (`reward_log`, rewardLogFunction.ts). */
+type RewardLine = { order_id: bigint; day: string; kind: string; amount: bigint; inputs: IncomeInputs };
+
+const rewardLogPage = gatheredCalls<RewardLine>('reward_log', ['bigint', 'text', 'date', 'bigint', 'text', 'int']);
+
+/**
+ * Income lines of a user, newest first; the cursor is "day|orderId|kind" of the last line. One call
+ * of `reward_log` (rewardLogFunction.ts), gathered with the pages asked at once.
+ */
 export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
   const cursor = CURSOR_RE.exec(query.cursor ?? '');
-  const { rows } = await sql<{ order_id: bigint; day: string; kind: string; amount: bigint; inputs: IncomeInputs }>`
-    select order_id, day, kind, amount, inputs from reward_log(${userId}::bigint, ${query.kind ?? null}::text,
-      ${cursor?.[1] ?? null}::date, ${cursor?.[2] ?? null}::bigint, ${cursor?.[3] ?? null}::text, ${limit + 1}::int)`.execute(db);
+  const [, day, orderId, lineKind] = cursor && isCalendarDay(cursor[1] ?? '') ? cursor : [];
+  // A kind no line has finds none: asked for as one that cannot be a line's.
+  const kind = query.kind === undefined ? null : /^[a-z_]{1,20}$/.test(query.kind) ? query.kind : '';
+  const rows = await rewardLogPage(db, userId, kind, day ?? null, orderId ? idCursor(orderId) : null, lineKind ?? null, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
@@ -27,29 +36,34 @@ export async function rewardLog(db: Db, userId: bigint, query: { kind?: string; 
   };
 }
 
-/** Income per day, every day of the window present (zero where nothing was earned). */
+const dailyIncomeOf = gatheredCalls<{ day: string; amount: bigint }>('daily_income', ['bigint', 'date', 'date']);
+
+/** Income per day, every day of the window present (zero where nothing was earned): `daily_income`, gathered. */
 export async function dailyIncome(db: Db, userId: bigint, from: string, to: string) {
-  const { rows } = await sql<{ day: string; amount: bigint }>`
-    select d::date::text as day, coalesce(sum(i.amount), 0)::bigint as amount
-    from generate_series(${from}::date, ${to}::date, interval '1 day') d
-    left join income i on i.user_id = ${userId} and i.day = d::date
-    group by d order by d`.execute(db);
+  const rows = await dailyIncomeOf(db, userId, from, to);
   return rows.map((r) => ({ day: r.day, amount: formatUnits(r.amount) }));
 }
 
-/** Every posting on the user's own accounts, newest first; cursor "entryId|account". */
+const userLogPage = gatheredCalls<{
+  id: bigint;
+  kind: string;
+  ref: string | null;
+  created_at: Date;
+  asset: string;
+  account: string;
+  amount: bigint;
+}>('user_log', ['bigint', 'bigint', 'text', 'int']);
+
+/**
+ * Every posting on the user's own accounts, newest first; cursor "entryId|account". One call of
+ * `user_log` (userLogFunction.ts), gathered with the pages asked at once.
+ */
 export async function userLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('ledger_postings as p')
-    .innerJoin('journal_entries as e', 'e.id', 'p.entry_id')
-    .select(['e.id', 'e.kind', 'e.ref', 'e.created_at', 'p.asset', 'p.kind as account', 'p.amount'])
-    .where('p.user_id', '=', userId);
-  const [entryId, account] = (query.cursor ?? '').split('|');
-  if (entryId && account && /^\d+$/.test(entryId)) {
-    q = q.where(sql<boolean>`(e.id, p.kind) < (${BigInt(entryId)}, ${account})`);
-  }
-  const rows = await q.orderBy('e.id', 'desc').orderBy('p.kind', 'desc').limit(limit + 1).execute();
+  // Anything but "entryId|account" reads from the newest posting.
+  const [, entryId, account] = /^(\d{1,19})\|([a-z_]{1,40})$/.exec(query.cursor ?? '') ?? [];
+  const cursor = entryId && account ? { entry: idCursor(entryId), kind: account } : null;
+  const rows = await userLogPage(db, userId, cursor?.entry ?? MAX_BIGINT, cursor?.kind ?? null, limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {

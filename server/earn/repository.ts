@@ -4,6 +4,7 @@ import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { DAY_MS } from '../platform/clock.ts';
+import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import { isActive, productOf } from '../../contract/products.ts';
 import { countdownDays } from '../../contract/countdown.ts';
 import { datesOf, maturesAt } from './termDates.ts';
@@ -96,6 +97,9 @@ export async function findOrder(db: Executor, userId: bigint, id: bigint, lock =
   return q.executeTakeFirst() as Promise<OrderRow | undefined>;
 }
 
+const orderPage = gatheredCalls<OrderRow>('order_page', ['bigint', 'text', 'text', 'timestamptz', 'timestamptz', 'bigint', 'int']);
+
+/** A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with the pages asked at once. */
 export async function listOrders(
   db: Db,
   userId: bigint,
@@ -103,16 +107,17 @@ export async function listOrders(
   products: readonly Product[],
 ): Promise<{ rows: OrderRow[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('orders')
-    .select(ORDER_COLUMNS)
-    .where('user_id', '=', userId)
-    .where('product', 'in', query.product ? [query.product] : [...products]);
-  if (query.status) q = q.where('status', '=', query.status);
-  if (query.from) q = q.where('created_at', '>=', new Date(query.from));
-  if (query.to) q = q.where('created_at', '<', new Date(query.to));
-  if (query.cursor) q = q.where('id', '<', BigInt(query.cursor));
-  const rows = (await q.orderBy('id', 'desc').limit(limit + 1).execute()) as OrderRow[];
+  const time = (at: string | undefined) => (at ? new Date(at).toISOString() : null);
+  const rows = await orderPage(
+    db,
+    userId,
+    (query.product ? [query.product] : products).join(','),
+    query.status ?? null,
+    time(query.from),
+    time(query.to),
+    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
 }

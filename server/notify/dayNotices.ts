@@ -122,3 +122,19 @@ export const NOTICE_PAGE = readFunction(
     returns table (id bigint, kind text, key text, params jsonb, created_at timestamptz, read boolean)`,
   holderNotices(sql.raw('p_user'), { before: sql.raw('coalesce(p_before, 9223372036854775807)') }, 'desc', sql.raw('p_limit')),
 );
+
+/**
+ * `notice_list(user, before, limit)`: the notification centre's page and unread count together, a
+ * row per notice (one of nulls when there is none), each carrying the count, counted once
+ * (`materialized`: a subquery would be pulled up into each row). notices.ts gathers the pages
+ * asked at once into one statement (platform/readCalls.ts).
+ */
+export const NOTICE_LIST = readFunction(
+  sql`notice_list(p_user bigint, p_before bigint, p_limit int)
+    returns table (unread bigint, id bigint, kind text, params jsonb, created_at timestamptz, read boolean)`,
+  sql`
+    with n as materialized (select notice_unread_count(p_user) as unread)
+    select n.unread, p.id, p.kind, p.params, p.created_at, p.read
+    from n left join lateral notice_page(p_user, p_before, p_limit) p on true
+    order by p.id desc`,
+);

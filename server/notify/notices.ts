@@ -2,6 +2,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { Notice, NoticeKind } from '../../contract/notifications.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { gatheredCalls, idCursor } from '../platform/readCalls.ts';
 import { dayNotices, holderNotices, unreadDayNotices } from './dayNotices.ts';
 
 type Executor = Db | Transaction<Database>;
@@ -53,27 +54,24 @@ export async function unreadCount(db: Executor, userId: bigint): Promise<number>
   return Number(rows[0]?.n ?? 0);
 }
 
-type NoticeRow = { unread: string; id: string | null; kind: string; params: Record<string, string>; created_at: Date; read: boolean };
+type NoticeRow = { unread: bigint; id: bigint | null; kind: string; params: Record<string, string>; created_at: Date; read: boolean };
+
+const noticeList = gatheredCalls<NoticeRow>('notice_list', ['bigint', 'bigint', 'int']);
 
 /**
  * The holder's notices, newest first, `limit` after the cursor (the last id of the page before),
- * and how many are unread: one statement, a row per notice (one of nulls when there is none),
- * each carrying the count, counted once (`materialized`: a subquery would be pulled up into each row).
+ * and how many are unread: one call of `notice_list` (dayNotices.ts), gathered with the pages
+ * asked at once.
  */
 export async function listNotices(
   db: Executor,
   userId: bigint,
   page: { cursor?: string | undefined; limit: number },
 ): Promise<{ items: Notice[]; nextCursor: string | null; unread: number }> {
-  const before = page.cursor ? BigInt(page.cursor) : null;
-  const { rows } = await sql<NoticeRow>`
-    with n as materialized (select notice_unread_count(${userId}) as unread)
-    select n.unread, p.id::text as id, p.kind, p.params, p.created_at, p.read
-    from n left join lateral notice_page(${userId}, ${before}::bigint, ${page.limit + 1}) p on true
-    order by p.id desc`.execute(db);
-  const found = rows.filter((row): row is NoticeRow & { id: string } => row.id !== null);
+  const rows = await noticeList(db, userId, page.cursor ? idCursor(page.cursor) : null, page.limit + 1);
+  const found = rows.filter((row): row is NoticeRow & { id: bigint } => row.id !== null);
   const items = found.slice(0, page.limit).map((row) => ({
-    id: row.id,
+    id: String(row.id),
     kind: row.kind as NoticeKind,
     params: row.params,
     createdAt: new Date(row.created_at).toISOString(),

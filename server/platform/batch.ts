@@ -1,31 +1,43 @@
 /**
- * Reads by key, gathered: the keys asked for within one turn of the event loop are loaded by one
- * call of `load` (one query instead of one each), and every caller gets its own key's value.
- * A load starts after each of its callers asked, so it sees everything committed before then.
- * Per process; a failed load fails the callers of that turn only.
+ * Asks made within one turn of the event loop, answered by one call of `load` with all of them in
+ * order; each caller gets the answer at its ask's place. A load starts after each of its callers
+ * asked, so it sees everything committed before then. Per process; a failed load fails the
+ * callers of that turn only.
  */
-export function gathered<K, V>(load: (keys: K[]) => Promise<Map<K, V>>, missing: () => V): (key: K) => Promise<V> {
-  let waiting: { key: K; resolve: (value: V) => void; reject: (error: unknown) => void }[] | null = null;
+export function inOneTurn<A, V>(load: (asks: A[]) => Promise<V[]>): (ask: A) => Promise<V> {
+  let waiting: { ask: A; resolve: (value: V) => void; reject: (error: unknown) => void }[] | null = null;
   const flush = () => {
     const batch = waiting ?? [];
     waiting = null;
-    load([...new Set(batch.map((w) => w.key))]).then(
+    load(batch.map((w) => w.ask)).then(
       (values) => {
-        for (const w of batch) w.resolve(values.get(w.key) ?? missing());
+        batch.forEach((w, i) => w.resolve(values[i] as V));
       },
       (error: unknown) => {
         for (const w of batch) w.reject(error);
       },
     );
   };
-  return (key) =>
+  return (ask) =>
     new Promise<V>((resolve, reject) => {
       if (!waiting) {
         waiting = [];
         setImmediate(flush);
       }
-      waiting.push({ key, resolve, reject });
+      waiting.push({ ask, resolve, reject });
     });
+}
+
+/**
+ * Reads by key, gathered: the keys asked for within one turn of the event loop are loaded by one
+ * call of `load` (one query instead of one each, each key once), and every caller gets its own
+ * key's value (`missing()` for a key the load did not find).
+ */
+export function gathered<K, V>(load: (keys: K[]) => Promise<Map<K, V>>, missing: () => V): (key: K) => Promise<V> {
+  return inOneTurn(async (keys: K[]) => {
+    const values = await load([...new Set(keys)]);
+    return keys.map((key) => values.get(key) ?? missing());
+  });
 }
 
 /**

@@ -15,6 +15,7 @@ import type { InclusionProof, ProofLedgerCheck, ProofRootData } from '../../cont
 import type { Db } from '../db/connect.ts';
 import type { Asset } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 import { LEAF_KINDS, type LeafRow, nodeSha256, toLeaf } from './build.ts';
 
 /** The roots published for a day, or for the latest day built. */
@@ -29,44 +30,44 @@ export async function publishedRoots(db: Db, day?: string): Promise<ProofRootDat
   };
 }
 
+/** A row of `proof_path` (pathFunction.ts): the root, a leaf of the holder's chunk, or a stored node above it. */
+type PathRow = Omit<LeafRow, 'position'> & {
+  part: 'root' | 'leaf' | 'node';
+  day: string;
+  holders: number;
+  chunk_bits: number;
+  mine: number;
+  leaf: number;
+  level: number;
+  idx: number;
+  hash: Uint8Array;
+  sum: bigint;
+};
+
+const proofPath = gatheredCalls<PathRow>('proof_path', ['bigint', 'text', 'date']);
+
 /**
  * The holder's own proof: their leaf, the siblings inside its chunk (rebuilt from the stored
- * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it. Checked
- * against the stored root before it leaves the server.
+ * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it, read in
+ * one call of `proof_path`, gathered with the proofs asked at once. Checked against the stored
+ * root before it leaves the server.
  */
 export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
-  const root = await db
-    .selectFrom('proof_roots')
-    .selectAll()
-    .where('asset', '=', asset)
-    .$if(day !== undefined, (q) => q.where('day', '=', day as string))
-    .orderBy('day', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const rows = await proofPath(db, userId, asset, day ?? null);
+  const root = rows.find((row) => row.part === 'root');
   if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
-  const { rows } = await sql<Omit<LeafRow, 'position'> & { mine: number; leaf: number }>`
-    select * from proof_chunk(${userId}, ${asset}, ${root.day}::date, ${root.chunk_bits})`.execute(db);
-  const mine = rows[0]?.mine;
+  const chunkRows = rows.filter((row) => row.part === 'leaf');
+  const mine = chunkRows[0]?.mine;
   if (mine === undefined) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
   const chunk = mine >> root.chunk_bits;
   const chunkSize = 1 << root.chunk_bits;
-  const start = chunk * chunkSize;
-  const leaves = rows.map((row) => toLeaf({ ...row, position: row.leaf }, asset));
+  const leaves = chunkRows.map((row) => toLeaf({ ...row, position: row.leaf }, asset));
   const levels = buildLevels(leaves.map((leaf) => hashLeaf(leaf, nodeSha256)), nodeSha256);
-  const offset = mine - start;
-  const wanted = siblingsOf(chunk, Math.ceil(root.holders / chunkSize));
-  const upper = wanted.length
-    ? await db
-        .selectFrom('proof_nodes')
-        .select(['level', 'idx', 'hash', 'sum'])
-        .where('day', '=', root.day)
-        .where('asset', '=', asset)
-        .where((eb) => eb.or(wanted.map((s) => eb.and([eb('level', '=', s.level), eb('idx', '=', s.index)]))))
-        .execute()
-    : [];
+  const offset = mine - chunk * chunkSize;
+  const upper = rows.filter((row) => row.part === 'node');
   const path: Step[] = [
     ...pathAt(levels, offset),
-    ...wanted.map((s) => {
+    ...siblingsOf(chunk, Math.ceil(root.holders / chunkSize)).map((s) => {
       const node = upper.find((n) => n.level === s.level && n.idx === s.index);
       if (!node) throw new Error(`proof node missing: ${root.day} ${asset} ${s.level}/${s.index}`);
       return { hash: node.hash, sum: node.sum, side: s.side };
@@ -75,7 +76,7 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
   const proof = proofFile({
     day: root.day,
     asset,
-    root: { hash: root.root, sum: root.total },
+    root: { hash: root.hash, sum: root.sum },
     leaf: { ...(leaves[offset] as (typeof leaves)[number]), ...(levels[0]?.[offset] as TreeNode) },
     path,
   });

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { PLANNED_ONCE } from '../db/readFunction.ts';
+import { PLANNED_ONCE, readFunction } from '../db/readFunction.ts';
 import { EARNINGS_KIND } from '../ledger/balances.ts';
 
 /** Per account: opening, credits, debits as text, in (asset, account) order; accounts of all zeros left out. */
@@ -206,3 +206,36 @@ export const MONTHLY_STATEMENTS = sql`
     end if;
   end
   $fn$`;
+
+/**
+ * `movements_after(user, after, size)`: the holder's next postings after entry `after`, ending on
+ * a whole entry (statement/repository.ts, `movementsAfter`, says why the page is whole), each
+ * with its entry and what the entry moved in its asset (`entry_net`). A function so that each
+ * connection plans it once, and the export's pages asked at once are one statement
+ * (platform/readCalls.ts).
+ */
+export const MOVEMENTS_AFTER = readFunction(
+  sql`movements_after(p_user bigint, p_after bigint, p_size int)
+    returns table (entry_id bigint, asset text, account text, amount bigint, entry_kind text, ref text, created_at timestamptz,
+      entry_net bigint)`,
+  sql.raw(`
+    with candidates as (
+      select p.entry_id, a.asset, a.kind as account, p.amount
+      from accounts a
+      cross join lateral (
+        select lp.entry_id, lp.amount from ledger_postings lp
+        where lp.user_id = p_user and lp.asset = a.asset and lp.kind = a.kind and lp.entry_id > p_after
+        order by lp.entry_id limit p_size
+      ) p
+      where a.user_id = p_user
+    ),
+    last_entry as (
+      select max(h.entry_id) as id from (select entry_id from candidates order by entry_id limit p_size) h
+    )
+    select c.entry_id, c.asset, c.account, c.amount, e.kind, e.ref, e.created_at,
+      sum(c.amount) over (partition by c.entry_id, c.asset)::bigint
+    from candidates c
+    join last_entry l on c.entry_id <= l.id
+    ${entryOf('c')}
+    order by c.entry_id, c.asset, c.account`),
+);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Asset } from '../../contract/wallet.ts';
 import type { Db } from '../db/connect.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 
 /** One posting on a holder's account with its journal entry. */
 export type MovementRow = {
@@ -15,6 +16,8 @@ export type MovementRow = {
   entry_net: bigint;
 };
 
+const movementsPage = gatheredCalls<MovementRow>('movements_after', ['bigint', 'bigint', 'int']);
+
 /**
  * The holder's next postings after entry `after`, in (entry id, asset, account) order, ending
  * on a whole entry. No index beyond the postings' key is needed (each secondary index on
@@ -24,30 +27,11 @@ export type MovementRow = {
  * to the last entry of the page is among them: an account that gave `size` postings ends at or
  * after that entry, and an account has at most one posting per entry. Settlement's postings are
  * the holder's income lines (`ledger_postings`): those come from a probe of each income
- * partition's key (it starts with the holder), summed per entry and sorted, a few a day.
+ * partition's key (it starts with the holder), summed per entry and sorted, a few a day. One call
+ * of `movements_after` (functions.ts), gathered with the pages asked at once.
  */
-export async function movementsAfter(db: Db, userId: bigint, after: bigint, size: number): Promise<MovementRow[]> {
-  const { rows } = await sql<MovementRow>`
-    with holder_accounts as (select asset, kind from accounts where user_id = ${userId}),
-    candidates as (
-      select p.entry_id, a.asset, a.kind as account, p.amount
-      from holder_accounts a
-      cross join lateral (
-        select entry_id, amount from ledger_postings
-        where user_id = ${userId} and asset = a.asset and kind = a.kind and entry_id > ${after}
-        order by entry_id limit ${size}
-      ) p
-    ),
-    last_entry as (
-      select max(entry_id) as id from (select entry_id from candidates order by entry_id limit ${size}) head
-    )
-    select c.entry_id, c.asset, c.account, c.amount, e.kind as entry_kind, e.ref, e.created_at,
-      sum(c.amount) over (partition by c.entry_id, c.asset)::bigint as entry_net
-    from candidates c
-    join last_entry l on c.entry_id <= l.id
-    join journal_entries e on e.id = c.entry_id
-    order by c.entry_id, c.asset, c.account`.execute(db);
-  return rows;
+export function movementsAfter(db: Db, userId: bigint, after: bigint, size: number): Promise<MovementRow[]> {
+  return movementsPage(db, userId, after, size);
 }
 
 export type AccountTotals = { asset: Asset; account: string; opening: bigint; credits: bigint; debits: bigint };

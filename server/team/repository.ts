@@ -2,9 +2,9 @@ import { sql } from 'kysely';
 import { formatUnits, parseAmount } from '../../contract/money.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
-import { ORDERS } from '../db/statuses.ts';
 import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
@@ -63,21 +63,21 @@ export function unlockPercent(team: TeamRules, holding: bigint): string {
   return tier ? tier[1] : '0';
 }
 
+const zeroProfitOf = gatheredCalls<{
+  network: bigint | null;
+  locked: bigint | null;
+  holding: bigint;
+  total: bigint;
+  next_day: string | null;
+  next_amount: bigint | null;
+}>('zero_profit', ['bigint']);
+
 /**
- * The network income summary (claimable, locked, the next release, the unlock tier), read in one
- * statement: the claimable and locked balances, what the holder holds in orders now (the unlock
- * tiers look at this), and the lock-ups not yet released (their total, and the next day's).
+ * The network income summary (claimable, locked, the next release, the unlock tier): one call of
+ * `zero_profit` (zeroProfitFunction.ts), gathered with the summaries asked at once.
  */
 export async function zeroProfit(db: Db, team: TeamRules, userId: bigint) {
-  const { rows } = await sql<{ network: bigint | null; locked: bigint | null; holding: bigint; total: bigint; next_day: string | null; next_amount: bigint | null }>`
-    select
-      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'network_rewards') as network,
-      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'locked_rewards') as locked,
-      (select coalesce(sum(principal), 0) from orders where user_id = ${userId} and status in ${ORDERS.held})::bigint as holding,
-      coalesce(sum(l.unlockable), 0)::bigint as total, min(l.unlock_day)::text as next_day,
-      (select sum(unlockable) from lockups l2 where l2.user_id = ${userId} and l2.released_on is null
-        and l2.unlock_day = (select min(unlock_day) from lockups l3 where l3.user_id = ${userId} and l3.released_on is null))::bigint as next_amount
-    from lockups l where l.user_id = ${userId} and l.released_on is null`.execute(db);
+  const rows = await zeroProfitOf(db, userId);
   const p = rows[0];
   const holding = p?.holding ?? 0n;
   return {
