@@ -11,7 +11,7 @@ export function inOneTurn<A, V>(load: (asks: A[]) => Promise<V[]>): (ask: A) => 
     waiting = null;
     load(batch.map((w) => w.ask)).then(
       (values) => {
-        batch.forEach((w, i) => w.resolve(values[i] as V));
+        for (const [i, w] of batch.entries()) w.resolve(values[i] as V);
       },
       (error: unknown) => {
         for (const w of batch) w.reject(error);

@@ -1,0 +1,97 @@
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Order } from '../../contract/earn.ts';
+import { PATHS } from '../../contract/paths.ts';
+import { ORDER_STATUSES } from '../../contract/productRegistry.ts';
+import { PRODUCTS, productOf } from '../../contract/products.ts';
+import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
+import { bearer, signIn } from '../test/signIn.ts';
+
+const TERMED = PRODUCTS.filter((product) => productOf(product).termDays !== null);
+// Orders and bounds on a few hours, so that an order often falls on a bound.
+const START = Date.parse('2026-11-01T00:00:00Z');
+const HOUR = 3_600_000;
+const at = (hours: number) => new Date(START + hours * HOUR).toISOString();
+
+/**
+ * The order lists (`order_page`, gathered) walked page by page against the rows read straight
+ * from the table with the same filters, for random orders and random queries.
+ */
+describe.each(DATABASES)('the order lists on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(kind);
+  });
+  afterAll(() => t?.close());
+
+  const orders = fc.array(
+    fc.record({ product: fc.constantFrom(...PRODUCTS), status: fc.constantFrom(...ORDER_STATUSES), hours: fc.integer({ min: 0, max: 6 }) }),
+    { minLength: 10, maxLength: 30 },
+  );
+  const query = fc.record(
+    {
+      product: fc.constantFrom(...PRODUCTS),
+      status: fc.constantFrom(...ORDER_STATUSES),
+      from: fc.integer({ min: 0, max: 6 }).map(at),
+      to: fc.integer({ min: 0, max: 6 }).map(at),
+      limit: fc.integer({ min: 1, max: 7 }).map(String),
+    },
+    { requiredKeys: ['limit'] },
+  );
+
+  type Query = { product?: string; status?: string; from?: string; to?: string; limit: string };
+
+  const walk = async (token: string, path: string, q: Query) => {
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 100; page++) {
+      const res = await t.app.inject({ url: path, query: { ...q, ...(cursor ? { cursor } : {}) }, headers: bearer(token) });
+      const data = res.json().data as { items: Order[]; nextCursor: string | null };
+      ids.push(...data.items.map((o) => o.id));
+      cursor = data.nextCursor;
+      if (!cursor) return ids;
+    }
+    throw new Error('the walk did not end');
+  };
+
+  const fromTable = async (userId: bigint, products: readonly string[], q: Query) => {
+    const rows = await t.ctx.db
+      .selectFrom('orders')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('product', 'in', q.product ? [q.product] : [...products])
+      .$if(q.status !== undefined, (b) => b.where('status', '=', q.status as never))
+      .$if(q.from !== undefined, (b) => b.where('created_at', '>=', new Date(q.from as string)))
+      .$if(q.to !== undefined, (b) => b.where('created_at', '<', new Date(q.to as string)))
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((r) => String(r.id));
+  };
+
+  it('pages every order the filters match once, newest first, both lists, asked at once', async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(orders, query, async (made, q) => {
+        const session = await signIn(t.app, { name: `orders-${++n}` });
+        const userId = BigInt(session.userId);
+        for (const order of made) {
+          await sql`insert into orders (user_id, product, principal, status, start_day, created_at)
+            values (${userId}, ${order.product}, 100000000, ${order.status}, '2026-11-02', ${at(order.hours)})`.execute(t.ctx.db);
+        }
+        const [termed, all] = await Promise.all([walk(session.token, PATHS.productList, q), walk(session.token, PATHS.myProductList, q)]);
+        expect(termed).toEqual(await fromTable(userId, TERMED, q));
+        expect(all).toEqual(await fromTable(userId, PRODUCTS, q));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('reads a cursor past the largest id as one from the newest', async () => {
+    const session = await signIn(t.app, { name: 'orders-cursor' });
+    await sql`insert into orders (user_id, product, principal, status, start_day, created_at)
+      values (${BigInt(session.userId)}, 'current', 100000000, 'in_progress', '2026-11-02', now())`.execute(t.ctx.db);
+    const res = await t.app.inject({ url: PATHS.myProductList, query: { cursor: '9999999999999999999' }, headers: bearer(session.token) });
+    expect(res.json().data.items).toHaveLength(1);
+  });
+});
