@@ -5,6 +5,7 @@ import type { Order } from '../../contract/earn.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ORDER_STATUSES } from '../../contract/productRegistry.ts';
 import { PRODUCTS, productOf } from '../../contract/products.ts';
+import type { Product } from '../db/schema.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, signIn } from '../test/signIn.ts';
 
@@ -55,12 +56,12 @@ describe.each(DATABASES)('the order lists on %s', (kind) => {
     throw new Error('the walk did not end');
   };
 
-  const fromTable = async (userId: bigint, products: readonly string[], q: Query) => {
+  const fromTable = async (userId: bigint, products: readonly Product[], q: Query) => {
     const rows = await t.ctx.db
       .selectFrom('orders')
       .select('id')
       .where('user_id', '=', userId)
-      .where('product', 'in', q.product ? [q.product] : [...products])
+      .where('product', 'in', q.product ? [q.product as Product] : [...products])
       .$if(q.status !== undefined, (b) => b.where('status', '=', q.status as never))
       .$if(q.from !== undefined, (b) => b.where('created_at', '>=', new Date(q.from as string)))
       .$if(q.to !== undefined, (b) => b.where('created_at', '<', new Date(q.to as string)))

@@ -208,9 +208,14 @@ export const MONTHLY_STATEMENTS = sql`
   $fn$`;
 
 /**
- * `movements_after(user, after, size)`: the holder's next postings after entry `after`, ending on
- * a whole entry (statement/repository.ts, `movementsAfter`, says why the page is whole), each
- * with its entry and what the entry moved in its asset (`entry_net`). A function so that each
+ * `movements_after(user, after, size)`: the holder's next postings (those of `ledger_postings`)
+ * after entry `after`, ending on a whole entry (statement/repository.ts, `movementsAfter`, says
+ * why the page is whole), each with its entry and what the entry moved in its asset
+ * (`entry_net`). The two sides of `ledger_postings` are read apart, as the user log reads them
+ * (earn/userLogFunction.ts): each account's next `size` rows of `postings` by the postings' key,
+ * and settlement's income lines of the next `size` entries that have any, summed per entry and
+ * account (none of zero). Whole entries on the lines' side keep the page whole: a side that gave
+ * `size` rows or entries ends at or after the page's last entry. A function so that each
  * connection plans it once, and the export's pages asked at once are one statement
  * (platform/readCalls.ts).
  */
@@ -219,15 +224,26 @@ export const MOVEMENTS_AFTER = readFunction(
     returns table (entry_id bigint, asset text, account text, amount bigint, entry_kind text, ref text, created_at timestamptz,
       entry_net bigint)`,
   sql.raw(`
-    with candidates as (
+    with line_entries as (
+      select distinct i.entry_id from income i
+      where i.user_id = p_user and i.entry_id > p_after
+      order by i.entry_id limit p_size
+    ),
+    candidates as (
       select p.entry_id, a.asset, a.kind as account, p.amount
       from accounts a
       cross join lateral (
-        select lp.entry_id, lp.amount from ledger_postings lp
-        where lp.user_id = p_user and lp.asset = a.asset and lp.kind = a.kind and lp.entry_id > p_after
-        order by lp.entry_id limit p_size
+        select s.entry_id, s.amount from postings s
+        where s.user_id = p_user and s.asset = a.asset and s.kind = a.kind and s.entry_id > p_after
+        order by s.entry_id limit p_size
       ) p
       where a.user_id = p_user
+      union all
+      select i.entry_id, 'AIC', i.account, sum(i.amount)::bigint
+      from income i
+      where i.user_id = p_user and i.entry_id > p_after and i.entry_id <= (select max(l.entry_id) from line_entries l)
+      group by i.entry_id, i.account
+      having sum(i.amount) <> 0
     ),
     last_entry as (
       select max(h.entry_id) as id from (select entry_id from candidates order by entry_id limit p_size) h
