@@ -1,4 +1,3 @@
-import { formatUnits } from '../../contract/money.ts';
 import { STATEMENT_COLUMNS } from '../../contract/statement.ts';
 import type { Db } from '../db/connect.ts';
 import { type MovementRow, movementsAfter } from './repository.ts';
@@ -10,8 +9,8 @@ const EXPORT_PAGE = 1000;
 
 /** An amount with exactly 8 decimals and its sign ("-12.50000000"): exact, never a float. */
 export function fixed8(value: bigint): string {
-  const [whole, fraction = ''] = formatUnits(value).split('.');
-  return `${whole}.${fraction.padEnd(8, '0')}`;
+  const digits = (value < 0n ? -value : value).toString().padStart(9, '0');
+  return `${value < 0n ? '-' : ''}${digits.slice(0, -8)}.${digits.slice(-8)}`;
 }
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled. */
@@ -32,19 +31,14 @@ class RunningBalances {
   }
 }
 
+/**
+ * A movement's line. Only the reference is free text: the other fields are times, ids, amounts
+ * and the server's own names, which need no quoting (a line per posting of a whole history).
+ */
 function movementLine(row: MovementRow, balanceAfter: bigint): string {
   const type = statementType(row.entry_kind, row.ref);
-  return csvLine([
-    row.created_at.toISOString(),
-    String(row.entry_id),
-    type,
-    row.account,
-    row.asset,
-    fixed8(row.amount),
-    fixed8(balanceAfter),
-    row.ref ?? '',
-    flowOf(type, row.entry_net),
-  ]);
+  const ref = row.ref === null ? '' : csvField(row.ref);
+  return `${row.created_at.toISOString()},${row.entry_id},${type},${row.account},${row.asset},${fixed8(row.amount)},${fixed8(balanceAfter)},${ref},${flowOf(type, row.entry_net)}\r\n`;
 }
 
 /**

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { STATEMENT_COLUMNS } from '../../contract/statement.ts';
 import { checkLedger } from '../ledger/ledger.ts';
@@ -23,6 +25,15 @@ describe('CSV fields', () => {
     expect(fixed8(1n)).toBe('0.00000001');
     expect(fixed8(-1_250_000_000n)).toBe('-12.50000000');
     expect(fixed8(123_456_789_012_345_678n)).toBe('1234567890.12345678');
+  });
+
+  it('writes any amount as its decimal form padded to 8 places', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), (value) => {
+        const [whole, fraction = ''] = formatUnits(value).split('.');
+        expect(fixed8(value)).toBe(`${whole}.${fraction.padEnd(8, '0')}`);
+      }),
+    );
   });
 });
 
