@@ -34,6 +34,7 @@ export const PROOF_PATH = sql`
     v_root proof_roots%rowtype;
     v_mine integer;
     v_chunk integer;
+    v_levels integer;
   begin
     select * into v_root from proof_roots r where r.asset = p_asset and (p_day is null or r.day = p_day) order by r.day desc limit 1;
     if not found then return; end if;
@@ -51,11 +52,13 @@ export const PROOF_PATH = sql`
       where l.day = v_root.day and l.asset = p_asset
         and l.position >= v_chunk << v_root.chunk_bits and l.position < (v_chunk + 1) << v_root.chunk_bits
       order by l.position;
-    -- The chunk's root's sibling at each level above it: a key lookup each (levels the tree has not are not found).
+    -- The chunk's root's sibling at each level above it, up to the root's: a key lookup each
+    -- (a last node without a sibling has none stored).
+    v_levels := ceil(log(2, ceil(v_root.holders / (1 << v_root.chunk_bits)::numeric)))::integer;
     return query
       select 'node', null::date, null::integer, null::integer, null::integer, null::integer, null::bigint, null::bigint, null::bigint,
         null::bigint, null::bigint, null::bigint, null::bigint, null::bytea, s.level::integer, s.idx, s.hash, s.sum
-      from generate_series(0, 31) lv
+      from generate_series(0, v_levels - 1) lv
       join proof_nodes s on s.day = v_root.day and s.asset = p_asset and s.level = lv and s.idx = (v_chunk >> lv) # 1
       order by s.level;
   end
