@@ -44,7 +44,8 @@ export async function dailyIncome(db: Db, userId: bigint, from: string, to: stri
   return rows.map((r) => ({ day: r.day, amount: formatUnits(r.amount) }));
 }
 
-const userLogPage = gatheredCalls<{
+/** A row of `user_log` (userLogFunction.ts): a posting with its journal entry. */
+export type UserLogRow = {
   id: bigint;
   kind: string;
   ref: string | null;
@@ -52,7 +53,20 @@ const userLogPage = gatheredCalls<{
   asset: string;
   account: string;
   amount: bigint;
-}>('user_log', ['bigint', 'bigint', 'text', 'int']);
+};
+
+/** A posting as the user log shows it. */
+export const userLogItem = (r: UserLogRow) => ({
+  id: String(r.id),
+  kind: r.kind,
+  asset: r.asset,
+  account: r.account,
+  amount: formatUnits(r.amount),
+  ref: r.ref,
+  createdAt: r.created_at.toISOString(),
+});
+
+const userLogPage = gatheredCalls<UserLogRow>('user_log', ['bigint', 'bigint', 'text', 'int']);
 
 /**
  * Every posting on the user's own accounts, newest first; cursor "entryId|account". One call of
@@ -67,15 +81,7 @@ export async function userLog(db: Db, userId: bigint, query: { cursor?: string; 
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    items: page.map((r) => ({
-      id: String(r.id),
-      kind: r.kind,
-      asset: r.asset,
-      account: r.account,
-      amount: formatUnits(r.amount),
-      ref: r.ref,
-      createdAt: r.created_at.toISOString(),
-    })),
+    items: page.map(userLogItem),
     nextCursor: rows.length > limit && last ? `${last.id}|${last.account}` : null,
   };
 }

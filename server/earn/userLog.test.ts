@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { fixedClock } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, operatorAndHolder, post, signIn } from '../test/signIn.ts';
+import { type UserLogRow, userLogItem } from './logs.ts';
 
 type Item = { id: string; kind: string; asset: string; account: string; amount: string; ref: string | null; createdAt: string };
 
@@ -43,20 +43,12 @@ describe.each(DATABASES)('the user log on %s', (kind) => {
   };
 
   const fromTables = async (userId: bigint): Promise<Item[]> => {
-    const { rows } = await sql<{ id: bigint; kind: string; ref: string | null; created_at: Date; asset: string; account: string; amount: bigint }>`
+    const { rows } = await sql<UserLogRow>`
       select e.id, e.kind, e.ref, e.created_at, p.asset, p.kind as account, p.amount
       from ledger_postings p join journal_entries e on e.id = p.entry_id
       where p.user_id = ${userId}
       order by e.id desc, p.kind desc`.execute(t.ctx.db);
-    return rows.map((r) => ({
-      id: String(r.id),
-      kind: r.kind,
-      asset: r.asset,
-      account: r.account,
-      amount: formatUnits(r.amount),
-      ref: r.ref,
-      createdAt: r.created_at.toISOString(),
-    }));
+    return rows.map(userLogItem);
   };
 
   it('gives every posting of a settled history once, newest first, at any page size', async () => {
