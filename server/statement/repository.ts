@@ -16,8 +16,6 @@ export type MovementRow = {
   entry_net: bigint;
 };
 
-const movementsPage = gatheredCalls<MovementRow>('movements_after', ['bigint', 'bigint', 'int']);
-
 /**
  * The holder's next postings after entry `after`, in (entry id, asset, account) order, ending
  * on a whole entry. No index beyond the postings' key is needed (each secondary index on
@@ -26,13 +24,14 @@ const movementsPage = gatheredCalls<MovementRow>('movements_after', ['bigint', '
  * postings by an index range scan, and the merge keeps the smallest `size`. Every posting up
  * to the last entry of the page is among them: an account that gave `size` postings ends at or
  * after that entry, and an account has at most one posting per entry. Settlement's postings are
- * the holder's income lines (`ledger_postings`): those come from a probe of each income
- * partition's key (it starts with the holder), summed per entry and sorted, a few a day. One call
- * of `movements_after` (functions.ts), gathered with the pages asked at once.
+ * the holder's income lines (`ledger_postings`): those of the next `size` entries that have any,
+ * by a probe of each income partition's key (it starts with the holder), summed per entry and
+ * account. One call of `movements_after` (functions.ts), gathered with the pages asked at once.
  */
-export function movementsAfter(db: Db, userId: bigint, after: bigint, size: number): Promise<MovementRow[]> {
-  return movementsPage(db, userId, after, size);
-}
+export const movementsAfter: (db: Db, userId: bigint, after: bigint, size: number) => Promise<MovementRow[]> = gatheredCalls<MovementRow>(
+  'movements_after',
+  ['bigint', 'bigint', 'int'],
+);
 
 export type AccountTotals = { asset: Asset; account: string; opening: bigint; credits: bigint; debits: bigint };
 /** An asset's month in the three flows that are not internal (flows.ts); with the opening they make the closing. */
