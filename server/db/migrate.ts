@@ -44,6 +44,7 @@ import * as m0040 from './migrations/0040_kept_platform_figures.ts';
 import * as m0041 from './migrations/0041_holdings_of_many.ts';
 import * as m0042 from './migrations/0042_proof_chunk_bits.ts';
 import * as m0043 from './migrations/0043_proof_path.ts';
+import * as m0044 from './migrations/0044_proof_leaf_hash.ts';
 import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -90,6 +91,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0041_holdings_of_many': m0041,
   '0042_proof_chunk_bits': m0042,
   '0043_proof_path': m0043,
+  '0044_proof_leaf_hash': m0044,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -399,6 +399,8 @@ interface ProofLeavesTable {
   locked_rewards: Big;
   network_rewards: Big;
   withdrawals_pending: Big;
+  /** The leaf's hash as the build made it (migration 0044); null on days built before. */
+  hash: Uint8Array | null;
 }
 
 interface ProofNodesTable {

@@ -255,8 +255,8 @@ async function writePart(db: Trx, day: string, asset: Asset, index: number, all:
         lead(s.sum) over w as right_sum
       from ${stageTable(day, asset, index)} s where s.sum > 0 window w as (order by s.key)
     ), ins as (
-      insert into ${leaves} (user_id, day, asset, position, ${columns})
-      select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}
+      insert into ${leaves} (user_id, day, asset, position, ${columns}, hash)
+      select p.user_id, ${day}::date, ${asset}, p.position, ${sql.join(LEAF_KINDS.map((k) => sql.ref(`p.${k}`)))}, p.hash
       from placed p
     ), paired as (
       insert into ${scratch(1)} (idx, hash, sum)

@@ -7,8 +7,10 @@ import { PLANNED_ONCE } from '../db/readFunction.ts';
  * - `root`: the day's published root (the latest day built when `day` is null): `day`, `hash`,
  *   `sum`, `holders`, `chunk_bits`; no row at all when there is none;
  * - `leaf`: the leaves of the chunk (2^chunk_bits positions) holding the holder's leaf, in tree
- *   order, each with its holder's nonce, and the holder's own position on every row (`mine`); none
- *   when the holder has no leaf that day;
+ *   order, each with its balances, `sum` and stored `hash`, and the holder's own position on every
+ *   row (`mine`); the nonce only on the holder's own leaf and on leaves without a stored hash (days
+ *   built before migration 0044), which are hashed from it; none when the holder has no leaf that
+ *   day;
  * - `node`: the stored siblings of the chunk's root on its way up, by `level` and `idx`.
  *
  * A function so that each connection plans it once (`PLANNED_ONCE`: a generic plan, no JIT), and
@@ -46,8 +48,10 @@ export const PROOF_PATH = sql`
     v_chunk := v_mine >> v_root.chunk_bits;
     return query
       select 'leaf', null::date, null::integer, null::integer, v_mine, l.position, l.user_id, l.wallet, l.earning, l.rewards,
-        l.locked_rewards, l.network_rewards, l.withdrawals_pending, (select n.nonce from proof_nonces n where n.user_id = l.user_id),
-        null::integer, null::integer, null::bytea, null::bigint
+        l.locked_rewards, l.network_rewards, l.withdrawals_pending,
+        case when l.position = v_mine or l.hash is null then (select n.nonce from proof_nonces n where n.user_id = l.user_id) end,
+        null::integer, null::integer, l.hash,
+        l.wallet + l.earning + l.rewards + l.locked_rewards + l.network_rewards + l.withdrawals_pending
       from proof_leaves l
       where l.day = v_root.day and l.asset = p_asset
         and l.position >= v_chunk << v_root.chunk_bits and l.position < (v_chunk + 1) << v_root.chunk_bits

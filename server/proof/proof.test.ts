@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../contract/errors.ts';
-import { buildLevels, CHUNK_BITS, hashLeaf, verifyProof } from '../../contract/merkle.ts';
+import { buildLevels, CHUNK_BITS, hashLeaf, toHex, verifyProof } from '../../contract/merkle.ts';
 import { formatUnits, UNIT } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import type { InclusionProof, ProofRootData } from '../../contract/proof.ts';
@@ -261,6 +261,25 @@ describe.each(DATABASES)('proof of liabilities on %s', (kind) => {
     await t.ctx.db.updateTable('proof_roots').set({ chunk_bits: CHUNK_BITS }).where('day', '=', day).where('asset', '=', 'AIC').execute();
     await expect(inclusionProof(t.ctx.db, sampleIds[0] as bigint, 'AIC', day)).rejects.toThrow(/proof node missing|does not verify/);
     await store(stored, CHUNK_BITS);
+  });
+
+  it('stores each leaf with the hash of its balances and nonce; a day built before that gives the same proofs', async () => {
+    const day = '2026-11-02';
+    const sampleIds = [1, 31, 32, 1025, 2500].map((i) => 100000n + BigInt(i));
+    const before = await Promise.all(sampleIds.map((id) => inclusionProof(t.ctx.db, id, 'AIC', day)));
+    const root = await t.ctx.db.selectFrom('proof_roots').select('holders').where('day', '=', day).where('asset', '=', 'AIC').executeTakeFirstOrThrow();
+    const leaves = await readLeaves(t.ctx.db, day, 'AIC', 0, root.holders);
+    const hashes = await t.ctx.db.selectFrom('proof_leaves').select(['position', 'hash']).where('day', '=', day).where('asset', '=', 'AIC').orderBy('position').execute();
+    expect(hashes.map((h) => h.position)).toEqual(leaves.map((l) => l.position));
+    expect(hashes.map((h) => toHex(h.hash ?? new Uint8Array()))).toEqual(leaves.map((l) => toHex(hashLeaf(toLeaf(l, 'AIC'), nodeSha256).hash)));
+    // A day built before leaves kept their hash: rebuilt from the balances and nonces, the same proofs.
+    await sql`update proof_leaves set hash = null where day = ${day}::date and asset = 'AIC'`.execute(t.ctx.db);
+    expect(await Promise.all(sampleIds.map((id) => inclusionProof(t.ctx.db, id, 'AIC', day)))).toEqual(before);
+    // A neighbour's stored hash altered: the proof no longer verifies, and is not given.
+    const neighbour = (leaves.find((l) => l.user_id === sampleIds[0])?.position ?? 0) ^ 1;
+    await sql`update proof_leaves set hash = sha256('altered') where day = ${day}::date and asset = 'AIC' and position = ${neighbour}`.execute(t.ctx.db);
+    await expect(inclusionProof(t.ctx.db, sampleIds[0] as bigint, 'AIC', day)).rejects.toThrow(/does not verify/);
+    await sql`update proof_leaves set hash = null where day = ${day}::date and asset = 'AIC' and position = ${neighbour}`.execute(t.ctx.db);
   });
 
   it('keeps leaves for 30 days; the roots stay published', async () => {

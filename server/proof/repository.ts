@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import {
   buildLevels,
   hashLeaf,
+  type LeafInput,
   pathAt,
   proofFile,
   siblingsOf,
@@ -40,17 +41,29 @@ type PathRow = Omit<LeafRow, 'position'> & {
   leaf: number;
   level: number;
   idx: number;
-  hash: Uint8Array;
+  /** A node's hash; a leaf's as the build stored it, null on days built before migration 0044. */
+  hash: Uint8Array | null;
   sum: bigint;
 };
 
 const proofPath = gatheredCalls<PathRow>('proof_path', ['bigint', 'text', 'date']);
 
 /**
+ * A leaf of the holder's chunk as a tree node: the holder's own hashed from its balances and
+ * nonce (the proof shows them), a neighbour's as the build stored it, or hashed from its row on
+ * a day built before leaves kept their hash.
+ */
+function chunkNode(row: PathRow, own: LeafInput, mine: number): TreeNode {
+  if (row.leaf === mine) return hashLeaf(own, nodeSha256);
+  if (row.hash) return { hash: row.hash, sum: row.sum };
+  return hashLeaf(toLeaf({ ...row, position: row.leaf }, own.asset), nodeSha256);
+}
+
+/**
  * The holder's own proof: their leaf, the siblings inside its chunk (rebuilt from the stored
- * leaves, 2^chunk_bits of them as the day was built) and the stored siblings above it, read in
- * one call of `proof_path`, gathered with the proofs asked at once. Checked against the stored
- * root before it leaves the server.
+ * leaves' hashes, 2^chunk_bits of them as the day was built) and the stored siblings above it,
+ * read in one call of `proof_path`, gathered with the proofs asked at once. Checked against the
+ * stored root before it leaves the server.
  */
 export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
   const rows = await proofPath(db, userId, asset, day ?? null);
@@ -58,11 +71,15 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
   if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
   const chunkRows = rows.filter((row) => row.part === 'leaf');
   const mine = chunkRows[0]?.mine;
-  if (mine === undefined) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
+  const ownRow = chunkRows.find((row) => row.leaf === mine);
+  if (mine === undefined || !ownRow) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
   const chunk = mine >> root.chunk_bits;
   const chunkSize = 1 << root.chunk_bits;
-  const leaves = chunkRows.map((row) => toLeaf({ ...row, position: row.leaf }, asset));
-  const levels = buildLevels(leaves.map((leaf) => hashLeaf(leaf, nodeSha256)), nodeSha256);
+  const own = toLeaf({ ...ownRow, position: mine }, asset);
+  const levels = buildLevels(
+    chunkRows.map((row) => chunkNode(row, own, mine)),
+    nodeSha256,
+  );
   const offset = mine - chunk * chunkSize;
   const upper = rows.filter((row) => row.part === 'node');
   const path: Step[] = [
@@ -70,14 +87,14 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
     ...siblingsOf(chunk, Math.ceil(root.holders / chunkSize)).map((s) => {
       const node = upper.find((n) => n.level === s.level && n.idx === s.index);
       if (!node) throw new Error(`proof node missing: ${root.day} ${asset} ${s.level}/${s.index}`);
-      return { hash: node.hash, sum: node.sum, side: s.side };
+      return { hash: node.hash as Uint8Array, sum: node.sum, side: s.side };
     }),
   ];
   const proof = proofFile({
     day: root.day,
     asset,
-    root: { hash: root.hash, sum: root.sum },
-    leaf: { ...(leaves[offset] as (typeof leaves)[number]), ...(levels[0]?.[offset] as TreeNode) },
+    root: { hash: root.hash as Uint8Array, sum: root.sum },
+    leaf: { ...own, ...(levels[0]?.[offset] as TreeNode) },
     path,
   });
   const published = { day: root.day, asset, root: proof.root, total: proof.total };
