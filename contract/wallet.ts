@@ -46,21 +46,35 @@ const AssetBalance = Type.Object({
    */
   exchange: ExchangeFigure,
 });
+/** What the holder owns of one asset (contract/owned.ts: the accounts their proof leaf sums). */
+const OwnedAsset = Type.Object({
+  asset: Asset,
+  total: AmountString,
+  /** `total` in USD: AIC at the price in force, USDT one for one; truncated at 1e-8. */
+  usd: AmountString,
+});
+
 /**
- * Total assets, as the Wallet screen shows them: the total and the three lines it is the sum of,
- * in AIC, and the total in USD at the price in force. The figures of earn products are those of
- * the dual-currency view (GET /api/user/positions), read by the same code.
+ * Total assets, as the Wallet screen shows them: per asset what the holder owns (`owned`, the
+ * same sum as the statement's closing balance and the holder's proof leaf), never one asset
+ * counted in another; the AIC total's four lines; and the whole in USD at the price in force. The
+ * figures of earn products are those of the dual-currency view (GET /api/user/positions), read by
+ * the same code.
  */
 export const AssetData = Type.Object({
-  /** The platform wallet: every asset's available and under-review balance, valued in AIC at the current price. */
+  /** The platform wallet's AIC: available and under review. */
   walletAic: AmountString,
   /** AIC held in running earn orders (current, 30-day, 360-day): principal and the income credited to them; matured ones are claimable. */
   earnAic: AmountString,
   /** What can be claimed now: 360-day rewards, unlocked network income, matured 30-day orders. */
   claimableAic: AmountString,
-  /** walletAic + earnAic + claimableAic. */
+  /** Network income not yet unlocked. */
+  lockedAic: AmountString,
+  /** What the holder owns in AIC: walletAic + earnAic + claimableAic + lockedAic, the AIC of `owned`. */
   totalAic: AmountString,
-  /** totalAic × price, truncated at 1e-8. */
+  /** Per asset, in ASSETS order. */
+  owned: Type.Array(OwnedAsset),
+  /** The sum of `owned`'s USD values. */
   totalUsd: AmountString,
   price: Type.String({ description: 'AIC price in USD' }),
   balances: Type.Array(AssetBalance),

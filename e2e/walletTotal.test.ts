@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { AssetData } from '../contract/wallet.ts';
 import { formatAmount } from '../contract/format.ts';
 import { formatUnits, mulRate, parseAmount } from '../contract/money.ts';
+import { ProofPage } from './pages/ProofPage.ts';
+import { StatementPage } from './pages/StatementPage.ts';
 import { WalletPage } from './pages/WalletPage.ts';
 import { callApi } from './support/api.ts';
 import { operatorAndInvitee } from './support/flows.ts';
@@ -18,9 +20,19 @@ const inLanguage = (english: string, decimal: Decimal) =>
 
 /** The total's texts in each language the journey reads it in (the locale files' own words). */
 const LANGUAGES = [
-  { key: 'en', html: 'en', region: 'Total assets', wallet: 'Wallet', products: 'In earn products', claimable: 'Claimable', usd: '≈ $', decimal: '.' },
-  { key: 'Indonesia', html: 'id', region: 'Total aset', wallet: 'Dompet', products: 'Di produk Hasilkan Koin', claimable: 'Dapat diklaim', usd: 'sekitar $', decimal: ',' },
-  { key: 'Hindi', html: 'hi', region: 'कुल एसेट', wallet: 'वॉलेट', products: 'कमाई उत्पादों में', claimable: 'क्लेम योग्य', usd: 'लगभग $', decimal: '.' },
+  { key: 'en', html: 'en', region: 'Total assets', wallet: 'Wallet', products: 'In earn products', claimable: 'Claimable', locked: 'Locked', usd: 'All assets ≈ $', decimal: '.' },
+  {
+    key: 'Indonesia',
+    html: 'id',
+    region: 'Total aset',
+    wallet: 'Dompet',
+    products: 'Di produk Hasilkan Koin',
+    claimable: 'Dapat diklaim',
+    locked: 'Terkunci',
+    usd: 'Semua aset sekitar $',
+    decimal: ',',
+  },
+  { key: 'Hindi', html: 'hi', region: 'कुल एसेट', wallet: 'वॉलेट', products: 'कमाई उत्पादों में', claimable: 'क्लेम योग्य', locked: 'लॉक', usd: 'सभी एसेट लगभग $', decimal: '.' },
 ] as const;
 type Decimal = (typeof LANGUAGES)[number]['decimal'];
 const VIEWPORTS = [
@@ -47,7 +59,7 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
   journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
-  it('shows the total as wallet + earn products + claimable, in AIC and USD, without sideways scroll', async () => {
+  it('shows each asset’s total (AIC the sum of its four lines), both in USD, equal to the statement and the proof, without sideways scroll', async () => {
     mkdirSync(SHOTS, { recursive: true });
     // The operator (user 1) invites the holder and moves the demo clock.
     const { operator, olgaToken, holder, token } = await operatorAndInvitee(browser, server.baseUrl);
@@ -64,15 +76,44 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
     await expect.poll(() => text(wallet.totalLine('Wallet'))).toBe('10,000.00 AIC');
     expect(await text(wallet.totalAmount)).toBe('10,000.00 AIC');
 
+    // And 500 USDT: its own total; no AIC figure moves.
+    await wallet.openMove('Recharge');
+    await wallet.chooseAsset('Recharge', 'USDT');
+    await wallet.submit('Recharge', '500');
+    await wallet.confirm();
+    await wallet.form('Recharge').waitFor({ state: 'hidden' });
+    await expect.poll(() => text(wallet.totalUsdt)).toBe('500.00 USDT');
+    expect(await text(wallet.totalAmount)).toBe('10,000.00 AIC');
+    expect(await text(wallet.totalLine('Wallet'))).toBe('10,000.00 AIC');
+
     // Then subscribes 6,000 of it, and two days are settled: the 30-day order accrues 6 AIC
     // a day into the order (a whole amount), the 360-day one's pool share goes to its rewards.
     await api('/api/product/buy', token, { product: 'fixed30', amount: '2000' });
     await api('/api/product/buy', token, { product: 'reinvest360', amount: '4000' });
     await api('/api/operator/clock/advance', olgaToken, { days: 2 });
     const answer = await api<AssetData>('/api/getAsset', token);
-    expect(answer).toMatchObject({ walletAic: '4000', earnAic: '6006' });
+    expect(answer).toMatchObject({ walletAic: '4000', earnAic: '6006', lockedAic: '0' });
     expect(shown(answer.claimableAic)).toBeGreaterThan(0n);
-    expect(answer.totalUsd).toBe(formatUnits(mulRate(shown(answer.totalAic), answer.price)));
+    expect(answer.owned).toEqual([
+      { asset: 'AIC', total: answer.totalAic, usd: formatUnits(mulRate(shown(answer.totalAic), answer.price)) },
+      { asset: 'USDT', total: '500', usd: '500' },
+    ]);
+    expect(answer.totalUsd).toBe(formatUnits(mulRate(shown(answer.totalAic), answer.price) + shown('500')));
+
+    // The same figure on the statement (the month's closing) and in the day's proof: nothing
+    // moved since the day settled and its proof was built.
+    const statement = new StatementPage(page, server.baseUrl);
+    await statement.goto();
+    for (const [asset, total] of [
+      ['AIC', answer.totalAic],
+      ['USDT', '500'],
+    ] as const) {
+      await expect.poll(() => text(statement.figure(asset, 'Closing balance'))).toBe(`${formatAmount(total)} ${asset}`);
+    }
+    const proof = new ProofPage(page, server.baseUrl);
+    await proof.goto();
+    await proof.mine.getByRole('button', { name: 'Verify my proof' }).click();
+    await expect.poll(() => text(proof.page.getByTestId('proof-verdict'))).toContain(`Your balances of ${formatAmount(answer.totalAic)} AIC are included`);
 
     for (const language of LANGUAGES) {
       await page.context().addCookies([{ name: 'aic_earn_lang', value: language.key, url: server.baseUrl }]);
@@ -83,19 +124,22 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
         await wallet.totalAmount.waitFor();
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language.html);
 
-        // The three lines, in this language, add up to the total shown: the wallet and product
-        // lines are whole amounts, so the figures truncated to cents add up exactly.
+        // The four lines, in this language, add up to the AIC total shown: the wallet and product
+        // lines are whole amounts and nothing is locked, so the figures truncated to cents add up exactly.
         const line = (label: string) => text(wallet.totalLine(label, language.region));
         // The figures this phone saved (before the subscription) show until the fresh ones arrive.
         await expect.poll(() => line(language.wallet)).toBe(inLanguage('4,000.00 AIC', language.decimal));
-        const [inWallet, inProducts, claimable] = [await line(language.wallet), await line(language.products), await line(language.claimable)];
+        const lines = await Promise.all([language.wallet, language.products, language.claimable, language.locked].map(line));
+        const [inWallet, inProducts, claimable = '', locked] = lines;
         const { decimal } = language;
         expect(inWallet).toBe(inLanguage('4,000.00 AIC', decimal));
         expect(inProducts).toBe(inLanguage('6,006.00 AIC', decimal));
         expect(shown(claimable, decimal)).toBeGreaterThan(0n);
-        expect(shown(await text(wallet.totalAmount), decimal)).toBe(shown(inWallet, decimal) + shown(inProducts, decimal) + shown(claimable, decimal));
+        expect(locked).toBe(inLanguage('0.00 AIC', decimal));
+        expect(shown(await text(wallet.totalAmount), decimal)).toBe(lines.reduce((sum, l) => sum + shown(l, decimal), 0n));
         expect(await text(wallet.totalAmount)).toBe(`${inLanguage(formatAmount(answer.totalAic), decimal)} AIC`);
-        // In USD at the price in force: the server's total × price, shown the way amounts are.
+        expect(await text(wallet.totalUsdt)).toBe(`${inLanguage('500.00', decimal)} USDT`);
+        // Both assets in USD at the price in force, labelled so, shown the way amounts are.
         expect(await text(wallet.totalUsd)).toBe(`${language.usd}${inLanguage(formatAmount(answer.totalUsd), decimal)}`);
 
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);

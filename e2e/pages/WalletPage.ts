@@ -27,13 +27,18 @@ export class WalletPage {
     return this.page.getByTestId('wallet-total');
   }
 
-  /** The total's value in USD as shown ("≈ $8,500.00"), in any language. */
+  /** The USDT total as shown ("500.00 USDT"), in any language: never counted in the AIC one. */
+  get totalUsdt() {
+    return this.page.getByTestId('wallet-total-usdt');
+  }
+
+  /** Both assets' value in USD as shown ("All assets ≈ $8,500.00"), in any language. */
   get totalUsd() {
     return this.page.getByTestId('wallet-total-usd');
   }
 
   /**
-   * A line under the total ("Wallet", "In earn products", "Claimable"), by its label in the
+   * A line under the AIC total ("Wallet", "In earn products", "Claimable", "Locked"), by its label in the
    * language shown; `region` is the total's name in that language.
    */
   totalLine(label: string, region = 'Total assets') {

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
+import { OWNED_KINDS } from '../../contract/owned.ts';
 import { readFunction } from '../db/readFunction.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /**
  * `holdings_of(users)`: what each of several holders holds (earn/positions.ts, `holdingsOf`), as
  * lines of two kinds:
- * - an account's (`product` null): its asset, its kind (`wallet`, `withdrawals_pending`,
- *   `rewards`, `network_rewards`) and its balance (`amount`);
+ * - an account's (`product` null): its asset, its kind (each account the holder owns,
+ *   contract/owned.ts) and its balance (`amount`);
  * - a product's (`asset` and `kind` null): the principal (`amount`) and income of the holder's
  *   orders of it still held; the AIC the running ones hold (`running`: a pool order's income was
  *   paid out, or reinvested into its principal; the others' is in the order); and the matured
@@ -25,7 +26,7 @@ export const HOLDINGS_OF = readFunction(
   sql`
     select a.user_id, a.asset, a.kind, null::text, a.balance, 0::bigint, 0::bigint, 0::bigint
     from accounts a
-    where a.user_id = any(p_users) and a.kind in ('wallet', 'withdrawals_pending', 'rewards', 'network_rewards')
+    where a.user_id = any(p_users) and a.kind in (${sql.join(OWNED_KINDS.map((kind) => sql.lit(kind)))})
     union all
     select o.user_id, null, null, o.product, sum(o.principal)::bigint, sum(o.income)::bigint,
       coalesce(sum(case when o.product in ${productsIn('pool')} then o.principal else o.principal + o.income end)

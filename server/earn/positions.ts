@@ -37,6 +37,10 @@ function emptyHoldings() {
     wallet: noWalletBalances(),
     products: PRODUCTS.map((product) => ({ product, principal: 0n, income: 0n, running: 0n })),
     claimable: { rewards: 0n, network: 0n, fixed: 0n },
+    /** Network income not yet unlocked (locked_rewards, AIC). */
+    locked: 0n,
+    /** What the holder owns per asset: the sum of their owned accounts (contract/owned.ts), their proof leaf's. */
+    owned: { AIC: 0n, USDT: 0n } as Record<Asset, bigint>,
   };
 }
 
@@ -51,6 +55,8 @@ function addLine(held: Holdings, line: Line): void {
     return;
   }
   if (line.asset === null) return;
+  held.owned[line.asset] += line.amount;
+  if (line.asset === 'AIC' && line.kind === 'locked_rewards') held.locked = line.amount;
   const field = ACCOUNT_FIELDS[line.kind ?? ''];
   if (field) held.wallet[line.asset][field] = line.amount;
   else if (line.asset === 'AIC' && line.kind === 'rewards') held.claimable.rewards = line.amount;
@@ -74,8 +80,9 @@ const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => holdingsOfMa
  * What a holder holds, in units, read together with the holders asking in the same moment: the
  * wallet's balances per asset; per product, principal and income of the orders still held, and
  * the AIC the running ones hold (`running`: matured orders are in `claimable.fixed` instead); and
- * what can be claimed now. The wallet's total (server/wallet/routes.ts) and the positions read
- * the same figures, so the two screens cannot disagree.
+ * what can be claimed now; the locked network income; and per asset what the holder owns (the
+ * ledger's accounts their proof leaf sums). The wallet's total (server/wallet/routes.ts) and the
+ * positions read the same figures, so the two screens cannot disagree.
  */
 export function holdingsOf(db: Db, userId: bigint): Promise<Holdings> {
   return gatheredOf(db)(userId);

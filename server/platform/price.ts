@@ -1,4 +1,5 @@
-import { parseRate } from '../../contract/money.ts';
+import { mulRate, parseRate } from '../../contract/money.ts';
+import type { Asset } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import { perOwner, shortLived } from './cache.ts';
 import { utcDay } from './clock.ts';
@@ -26,6 +27,9 @@ export function usdtInAic(usdt: bigint, price: string): bigint {
   const { numerator, denominator } = parseRate(price);
   return numerator === 0n ? 0n : (usdt * denominator) / numerator;
 }
+
+/** Units of an asset valued in USD: AIC at `price` (USD for one AIC), USDT one for one; truncated at 1e-8. */
+export const inUsd = (asset: Asset, units: bigint, price: string): bigint => (asset === 'AIC' ? mulRate(units, price) : units);
 
 /** (new - old) / old * 100, truncated to 2 decimals, exact. */
 function percentChange(oldValue: string, newValue: string): string {

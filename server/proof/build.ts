@@ -13,6 +13,7 @@ import {
   type SyncSha256,
   type TreeNode,
 } from '../../contract/merkle.ts';
+import { OWNED_ACCOUNTS } from '../../contract/owned.ts';
 import { ASSETS } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
@@ -34,14 +35,7 @@ export const nodeSha256: SyncSha256 = (data) => hash('sha256', data, 'buffer');
  * (withdrawals_pending): the platform owes them until approved. Approved ones on their way to the
  * exchange wait in user 0's exchange_clearing, not in a leaf (docs/proof-of-liabilities.md).
  */
-const LEAF_ACCOUNTS = {
-  wallet: 'wallet',
-  earning: 'earning',
-  rewards: 'rewards',
-  lockedRewards: 'locked_rewards',
-  networkRewards: 'network_rewards',
-  withdrawalsPending: 'withdrawals_pending',
-} as const satisfies Record<BalanceKind, AccountKind>;
+const LEAF_ACCOUNTS = OWNED_ACCOUNTS satisfies Record<BalanceKind, AccountKind>;
 /** The leaf's ledger accounts (and proof_leaves columns) in the order a leaf encodes them. */
 export const LEAF_KINDS = BALANCE_KINDS.map((kind) => LEAF_ACCOUNTS[kind]);
 type LeafKind = (typeof LEAF_ACCOUNTS)[BalanceKind];

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { formatUnits, mulRate, parseAmount, type Units } from '../../contract/money.ts';
+import { formatUnits, parseAmount, type Units } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import {
   ASSETS,
@@ -23,7 +23,7 @@ import { idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
-import { currentPrice, usdtInAic } from '../platform/price.ts';
+import { currentPrice, inUsd } from '../platform/price.ts';
 import type { Exchange } from './exchange.ts';
 import { askExchange } from './exchangeBalances.ts';
 import { listTransfers, walletBalances } from './repository.ts';
@@ -76,18 +76,18 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       const atExchange = exchange.balances.peek(userId);
       const [earn, price] = await Promise.all([holdingsOf(ctx.db, userId), currentPrice(ctx)]);
       const balances = earn.wallet;
-      const held = (asset: 'AIC' | 'USDT') => balances[asset].available + balances[asset].pending;
-      const inWallet = held('AIC') + usdtInAic(held('USDT'), price.price);
       // Running orders only: a matured 30-day order waits to be redeemed and counts once, as claimable.
       const inProducts = earn.products.reduce((sum, p) => sum + p.running, 0n);
       const claimable = earn.claimable.rewards + earn.claimable.network + earn.claimable.fixed;
-      const total = inWallet + inProducts + claimable;
+      const owned = ASSETS.map((asset) => ({ asset, total: earn.owned[asset], usd: inUsd(asset, earn.owned[asset], price.price) }));
       return ok({
-        walletAic: formatUnits(inWallet),
+        walletAic: formatUnits(balances.AIC.available + balances.AIC.pending),
         earnAic: formatUnits(inProducts),
         claimableAic: formatUnits(claimable),
-        totalAic: formatUnits(total),
-        totalUsd: formatUnits(mulRate(total, price.price)),
+        lockedAic: formatUnits(earn.locked),
+        totalAic: formatUnits(earn.owned.AIC),
+        owned: owned.map((o) => ({ asset: o.asset, total: formatUnits(o.total), usd: formatUnits(o.usd) })),
+        totalUsd: formatUnits(owned.reduce((sum, o) => sum + o.usd, 0n)),
         price: price.price,
         balances: ASSETS.map((asset) => ({
           asset,

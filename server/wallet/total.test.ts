@@ -8,8 +8,10 @@ import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 
 /**
- * Issue 44, "Totals that add up": the wallet's total assets count what is in earn products and
- * what is claimable as well as the wallet, each as its own figure, and the total in USD.
+ * Issue 44, "Totals that add up", and issue 61, "One truth about what a holder owns": the
+ * wallet's total assets count what is in earn products, claimable and locked as well as the
+ * wallet, each as its own figure; each asset is its own total, the sum of the holder's ledger
+ * accounts (their proof leaf's); the whole in USD at the price in force.
  */
 describe.each(DATABASES)('total assets on %s', (kind) => {
   let t: TestApp;
@@ -36,11 +38,12 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     if (!parsed.ok) throw new Error(`not an amount: ${text}`);
     return parsed.value;
   };
-  /** The holder's AIC accounts in the books, by kind. */
-  const accounts = async () => {
-    const rows = await t.ctx.db.selectFrom('accounts').select(['kind', 'balance']).where('user_id', '=', holderId).where('asset', '=', 'AIC').execute();
+  /** The holder's accounts of `asset` in the books, by kind, and their sum. */
+  const accounts = async (asset: 'AIC' | 'USDT' = 'AIC') => {
+    const rows = await t.ctx.db.selectFrom('accounts').select(['kind', 'balance']).where('user_id', '=', holderId).where('asset', '=', asset).execute();
     const of = (kind: string) => rows.find((r) => r.kind === kind)?.balance ?? 0n;
-    return { wallet: of('wallet'), earning: of('earning'), rewards: of('rewards'), network_rewards: of('network_rewards') };
+    const sum = rows.reduce((total, r) => total + r.balance, 0n);
+    return { wallet: of('wallet'), earning: of('earning'), rewards: of('rewards'), network_rewards: of('network_rewards'), locked_rewards: of('locked_rewards'), sum };
   };
   const buy = async (product: string, amount: string) =>
     expect((await post(t.app, PATHS.productBuy, holder, { product, amount })).json().code).toBe(0);
@@ -53,12 +56,18 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     await buy('reinvest360', '2000');
     const reinvested = (await post(t.app, PATHS.productBuy, holder, { product: 'reinvest360', amount: '1000' })).json().data;
     expect((await post(t.app, PATHS.oneRebuy, holder, { orderId: reinvested.id })).json().code).toBe(0);
-    // 4,000 AIC left and 85 USDT worth 100 AIC at 0.85; 6,000 in products; nothing claimable yet.
+    // 4,000 AIC left and 6,000 in products; the 85 USDT its own total, never counted as AIC;
+    // together 10,000 × 0.85 + 85 USD.
     expect(await asset()).toMatchObject({
-      walletAic: '4100',
+      walletAic: '4000',
       earnAic: '6000',
       claimableAic: '0',
-      totalAic: '10100',
+      lockedAic: '0',
+      totalAic: '10000',
+      owned: [
+        { asset: 'AIC', total: '10000', usd: '8500' },
+        { asset: 'USDT', total: '85', usd: '85' },
+      ],
       totalUsd: '8585',
       price: '0.85',
     });
@@ -77,21 +86,28 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     const held = await positions();
     expect(held.claimable.fixed).toBe('2180');
 
-    // The figures add up, in units: total = wallet + products + claimable, USD = total × 1.2.
-    const [wallet, earn, claimable, total] = [units(data.walletAic), units(data.earnAic), units(data.claimableAic), units(data.totalAic)];
-    expect(total).toBe(wallet + earn + claimable);
-    expect(data.totalUsd).toBe(formatUnits(mulRate(total, '1.2')));
-    // 85 USDT at 1.2 is 70.83333333 AIC (truncated); the books agree with each line.
-    const books = await accounts();
-    expect(wallet).toBe(books.wallet + units('70.83333333'));
+    // The figures add up, in units: AIC total = wallet + products + claimable + locked, each
+    // asset's total the sum of its accounts in the books; USD = AIC × 1.2 + USDT.
+    const [wallet, earn, claimable, locked, total] = [units(data.walletAic), units(data.earnAic), units(data.claimableAic), units(data.lockedAic), units(data.totalAic)];
+    expect(total).toBe(wallet + earn + claimable + locked);
+    const [books, usdt] = [await accounts('AIC'), await accounts('USDT')];
+    expect(total).toBe(books.sum);
+    expect(data.owned).toEqual([
+      { asset: 'AIC', total: formatUnits(books.sum), usd: formatUnits(mulRate(books.sum, '1.2')) },
+      { asset: 'USDT', total: formatUnits(usdt.sum), usd: formatUnits(usdt.sum) },
+    ]);
+    expect(data.totalUsd).toBe(formatUnits(mulRate(total, '1.2') + usdt.sum));
+    // The books agree with each line.
+    expect(wallet).toBe(books.wallet);
+    expect(locked).toBe(books.locked_rewards);
     expect(claimable).toBe(books.rewards + books.network_rewards + units(held.claimable.fixed));
     expect(claimable).toBe(units(held.claimable.rewards) + units(held.claimable.network) + units(held.claimable.fixed));
     expect(earn + units(held.claimable.fixed)).toBe(books.earning);
     expect(data).toMatchObject({
-      walletAic: '4070.83333333',
+      walletAic: '4000',
       earnAic: '4199.70807919',
       claimableAic: '2490',
-      totalAic: '10760.54141252',
+      totalAic: '10689.70807919',
       totalUsd: '12912.64969502',
       price: '1.2',
     });

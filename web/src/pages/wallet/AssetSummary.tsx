@@ -8,8 +8,10 @@ import { Pending } from '../../components/Pending.tsx';
 import { exchangeFigure } from './moves.ts';
 
 /**
- * Total assets in AIC and USD with the three lines they add up to (the wallet, what is in earn
- * products, what is claimable), then each asset's available, under-review and exchange balances.
+ * Total assets: what the holder owns of each asset, never one counted in the other (the AIC
+ * total with the four lines it adds up to: the wallet, what is in earn products, what is
+ * claimable, what is locked; then the USDT total), and both together in USD at the price in
+ * force, labelled so; then each asset's available, under-review and exchange balances.
  * While they load, the same cards with the figures pending, so the page keeps its size. The
  * platform's figures come at once; the exchange balance is asked apart and fills in when the
  * exchange answers (getAsset carries it only when the server has a fresh copy).
@@ -34,6 +36,9 @@ export function AssetSummary() {
         <p className="card__big" data-testid={data ? 'wallet-total' : undefined}>
           {amount(data?.totalAic)} <span className="figure__unit">AIC</span>
         </p>
+        <p className="wallet-total__other" data-testid={data ? 'wallet-total-usdt' : undefined}>
+          {amount(data?.owned.find((o) => o.asset === 'USDT')?.total)} <span className="figure__unit">USDT</span>
+        </p>
         <p className="wallet-total__usd" data-testid={data ? 'wallet-total-usd' : undefined}>
           {data ? t('wallet.totalUsd', { amount: formatAmount(data.totalUsd) }) : <Pending sample={t('wallet.totalUsd', { amount: '0.00' })} />}
         </p>
@@ -41,6 +46,7 @@ export function AssetSummary() {
           <Figure label={t('wallet.inWallet')} value={amount(data?.walletAic)} unit="AIC" />
           <Figure label={t('wallet.inProducts')} value={amount(data?.earnAic)} unit="AIC" />
           <Figure label={t('wallet.claimable')} value={amount(data?.claimableAic)} unit="AIC" />
+          <Figure label={t('wallet.locked')} value={amount(data?.lockedAic)} unit="AIC" />
         </dl>
         <p className="wallet-total__price">
           {data ? t('wallet.price', { price: formatFigure(data.price) }) : <Pending sample={t('wallet.price', { price: '0.00' })} />}

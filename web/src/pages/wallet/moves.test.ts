@@ -6,7 +6,12 @@ const asset = (exchangeFresh: boolean, exchange: string | null): AssetData => ({
   walletAic: '5',
   earnAic: '0',
   claimableAic: '0',
+  lockedAic: '0',
   totalAic: '5',
+  owned: [
+    { asset: 'AIC', total: '5', usd: '4.25' },
+    { asset: 'USDT', total: '0', usd: '0' },
+  ],
   totalUsd: '4.25',
   price: '0.85',
   balances: [
