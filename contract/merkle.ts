@@ -189,7 +189,14 @@ export class ChunkedTreeBuilder {
   }
 }
 
-export const toHex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Bytes as lowercase hex, a byte's two digits looked up (every proof writes some fifty hashes). */
+export function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const byte of bytes) hex += HEX_BYTES[byte];
+  return hex;
+}
 
 function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new RangeError('not hex');
@@ -281,6 +288,21 @@ export type Verification =
 const equalBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /**
+ * The node a path leads to from `from`: each step hashed with the node so far, on its side; null
+ * when a sum passes what a leaf or node can hold.
+ */
+export async function pathRoot(from: TreeNode, path: readonly Step[], sha: Sha256): Promise<TreeNode | null> {
+  let node = from;
+  for (const step of path) {
+    const sum = node.sum + step.sum;
+    if (sum > MAX_U64) return null;
+    const bytes = step.side === 'left' ? nodeBytes(step, node) : nodeBytes(node, step);
+    node = { hash: await sha(bytes), sum };
+  }
+  return node;
+}
+
+/**
  * Verifies a proof file against the published root: the leaf's sum and hash, then the path up,
  * whose sum must be the published total and whose hash the published root.
  */
@@ -291,13 +313,8 @@ export async function verifyProof(input: unknown, published: Published, sha: Sha
   const { leaf } = proof;
   if (leafSum(leaf.balances) !== leaf.sum) return { ok: false, failure: 'leafSum' };
   if (!equalBytes(await sha(leafBytes(leaf)), leaf.hash)) return { ok: false, failure: 'leafHash' };
-  let node: TreeNode = { hash: leaf.hash, sum: leaf.sum };
-  for (const step of proof.path) {
-    const sum = node.sum + step.sum;
-    if (sum > MAX_U64) return { ok: false, failure: 'total' };
-    const bytes = step.side === 'left' ? nodeBytes(step, node) : nodeBytes(node, step);
-    node = { hash: await sha(bytes), sum };
-  }
+  const node = await pathRoot({ hash: leaf.hash, sum: leaf.sum }, proof.path, sha);
+  if (!node) return { ok: false, failure: 'total' };
   const publishedTotal = unitsOf(published.total);
   const publishedRoot = hash32(published.root);
   if (node.sum !== publishedTotal) return { ok: false, failure: 'total' };

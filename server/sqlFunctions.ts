@@ -9,7 +9,7 @@ import { USER_LOG } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
-import { PROOF_PATH } from './proof/pathFunction.ts';
+import { HOLDER_PROOF } from './proof/pathFunction.ts';
 import { MONTHLY_STATEMENTS, MOVEMENTS_AFTER } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 import { USER_SUMMARIES } from './team/summaryFunction.ts';
@@ -43,7 +43,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   REWARD_LOG,
   DAILY_INCOME,
   USER_SUMMARIES,
-  PROOF_PATH,
+  HOLDER_PROOF,
   HOLDINGS_OF,
   ORDER_PAGE,
   USER_LOG,

@@ -2,14 +2,13 @@ import { sql } from 'kysely';
 import {
   buildLevels,
   hashLeaf,
-  type LeafInput,
   pathAt,
+  pathRoot,
   proofFile,
   siblingsOf,
   type Step,
   toHex,
   type TreeNode,
-  verifyProof,
 } from '../../contract/merkle.ts';
 import { formatUnits } from '../../contract/money.ts';
 import type { InclusionProof, ProofLedgerCheck, ProofRootData } from '../../contract/proof.ts';
@@ -31,76 +30,81 @@ export async function publishedRoots(db: Db, day?: string): Promise<ProofRootDat
   };
 }
 
-/** A row of `proof_path` (pathFunction.ts): the root, a leaf of the holder's chunk, or a stored node above it. */
-type PathRow = Omit<LeafRow, 'position'> & {
-  part: 'root' | 'leaf' | 'node';
+/** The row of `holder_proof` (pathFunction.ts): the day's root, the holder's leaf, the chunk's and the nodes' bytes. */
+type ProofRow = Omit<LeafRow, 'position' | 'nonce'> & {
   day: string;
   holders: number;
   chunk_bits: number;
-  mine: number;
-  leaf: number;
-  level: number;
-  idx: number;
-  /** A node's hash; a leaf's as the build stored it, null on days built before migration 0044. */
-  hash: Uint8Array | null;
-  sum: bigint;
+  root: Uint8Array;
+  total: bigint;
+  /** The holder's position; null when they have no leaf that day (and so are the rest). */
+  mine: number | null;
+  nonce: Uint8Array;
+  chunk: Uint8Array;
+  nodes: Uint8Array | null;
 };
 
-const proofPath = gatheredCalls<PathRow>('proof_path', ['bigint', 'text', 'date']);
+/** Bytes as a Buffer without a copy (PGlite answers bytea as a Uint8Array, pg as a Buffer). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/**
- * A leaf of the holder's chunk as a tree node: the holder's own hashed from its balances and
- * nonce (the proof shows them), a neighbour's as the build stored it, or hashed from its row on
- * a day built before leaves kept their hash.
- */
-function chunkNode(row: PathRow, own: LeafInput, mine: number): TreeNode {
-  if (row.leaf === mine) return hashLeaf(own, nodeSha256);
-  if (row.hash) return { hash: row.hash, sum: row.sum };
-  return hashLeaf(toLeaf({ ...row, position: row.leaf }, own.asset), nodeSha256);
+const holderProof = gatheredCalls<ProofRow>('holder_proof', ['bigint', 'text', 'date']);
+
+/** The chunk's leaves as tree nodes: per leaf its hash (32 bytes) and sum (8, big-endian). */
+function chunkNodes(chunk: Uint8Array): TreeNode[] {
+  const bytes = asBuffer(chunk);
+  const nodes: TreeNode[] = [];
+  for (let at = 0; at < bytes.length; at += 40) nodes.push({ hash: bytes.subarray(at, at + 32), sum: bytes.readBigInt64BE(at + 32) });
+  return nodes;
+}
+
+/** The stored nodes above the chunk by level: per node its level (4 bytes), hash (32) and sum (8). */
+function upperNodes(stored: Uint8Array | null): Map<number, TreeNode> {
+  const bytes = stored && asBuffer(stored);
+  const nodes = new Map<number, TreeNode>();
+  for (let at = 0; bytes && at < bytes.length; at += 44) {
+    nodes.set(bytes.readInt32BE(at), { hash: bytes.subarray(at + 4, at + 36), sum: bytes.readBigInt64BE(at + 36) });
+  }
+  return nodes;
 }
 
 /**
- * The holder's own proof: their leaf, the siblings inside its chunk (rebuilt from the stored
- * leaves' hashes, 2^chunk_bits of them as the day was built) and the stored siblings above it,
- * read in one call of `proof_path`, gathered with the proofs asked at once. Checked against the
- * stored root before it leaves the server.
+ * The holder's own proof: their leaf (hashed here from their balances and nonce, which the proof
+ * shows), the siblings inside its chunk (rebuilt from the stored leaves' hashes, 2^chunk_bits of
+ * them as the day was built) and the stored siblings above it, read in one call of
+ * `holder_proof`, gathered with the proofs asked at once. Its path is checked to lead from the
+ * holder's leaf to the stored root before it leaves the server (tests verify the file itself, as
+ * a holder's browser does).
  */
 export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?: string): Promise<InclusionProof> {
-  const rows = await proofPath(db, userId, asset, day ?? null);
-  const root = rows.find((row) => row.part === 'root');
-  if (!root) throw new AppError('NOT_FOUND', 'no proof built for that day');
-  const chunkRows = rows.filter((row) => row.part === 'leaf');
-  const mine = chunkRows[0]?.mine;
-  const ownRow = chunkRows.find((row) => row.leaf === mine);
-  if (mine === undefined || !ownRow) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
-  const chunk = mine >> root.chunk_bits;
-  const chunkSize = 1 << root.chunk_bits;
-  const own = toLeaf({ ...ownRow, position: mine }, asset);
-  const levels = buildLevels(
-    chunkRows.map((row) => chunkNode(row, own, mine)),
-    nodeSha256,
-  );
+  const [row] = await holderProof(db, userId, asset, day ?? null);
+  if (!row) throw new AppError('NOT_FOUND', 'no proof built for that day');
+  const mine = row.mine;
+  if (mine === null) throw new AppError('NOT_FOUND', 'nothing held in that asset that day');
+  const chunk = mine >> row.chunk_bits;
+  const chunkSize = 1 << row.chunk_bits;
   const offset = mine - chunk * chunkSize;
-  const upper = rows.filter((row) => row.part === 'node');
+  const own = toLeaf({ ...row, position: mine }, asset);
+  const leaves = chunkNodes(row.chunk);
+  leaves[offset] = hashLeaf(own, nodeSha256);
+  const levels = buildLevels(leaves, nodeSha256);
+  const upper = upperNodes(row.nodes);
   const path: Step[] = [
     ...pathAt(levels, offset),
-    ...siblingsOf(chunk, Math.ceil(root.holders / chunkSize)).map((s) => {
-      const node = upper.find((n) => n.level === s.level && n.idx === s.index);
-      if (!node) throw new Error(`proof node missing: ${root.day} ${asset} ${s.level}/${s.index}`);
-      return { hash: node.hash as Uint8Array, sum: node.sum, side: s.side };
+    ...siblingsOf(chunk, Math.ceil(row.holders / chunkSize)).map((s) => {
+      const node = upper.get(s.level);
+      if (!node) throw new Error(`proof node missing: ${row.day} ${asset} ${s.level}/${s.index}`);
+      return { ...node, side: s.side };
     }),
   ];
-  const proof = proofFile({
-    day: root.day,
-    asset,
-    root: { hash: root.hash as Uint8Array, sum: root.sum },
-    leaf: { ...own, ...(levels[0]?.[offset] as TreeNode) },
-    path,
-  });
-  const published = { day: root.day, asset, root: proof.root, total: proof.total };
-  const check = await verifyProof(proof, published, nodeSha256);
-  if (!check.ok) throw new Error(`built proof does not verify: ${check.failure}`);
-  return proof;
+  const leaf = levels[0]?.[offset] as TreeNode;
+  const published = { hash: row.root, sum: row.total };
+  // Checked on the tree's own bytes before the proof is written out: the leaf was hashed from the
+  // holder's balances above, so the path must lead from it to the published root and total.
+  const reached = await pathRoot(leaf, path, nodeSha256);
+  if (!reached || reached.sum !== published.sum || Buffer.compare(reached.hash, published.hash) !== 0) {
+    throw new Error(`built proof does not verify: ${row.day} ${asset} holder ${userId}`);
+  }
+  return proofFile({ day: row.day, asset, root: published, leaf: { ...own, ...leaf }, path });
 }
 
 /** The latest tree per asset against the ledger: at build (same snapshot) and now. */
