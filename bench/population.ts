@@ -233,7 +233,9 @@ export async function populatedDatabase(base: string, holders: number, reuse: bo
     }
     const copy = `bench_api_run_${holders}_${randomBytes(4).toString('hex')}`;
     await copyDatabase(admin, kept, copy);
-    return { url: urlOf(base, copy), holders, builtS, release: () => dropDatabase(base, copy) };
+    // BENCH_KEEP_RUN: the copy as the runs left it, to read its plans by hand.
+    const release = process.env.BENCH_KEEP_RUN === '1' ? async () => console.log(`kept ${copy}`) : () => dropDatabase(base, copy);
+    return { url: urlOf(base, copy), holders, builtS, release };
   } finally {
     await admin.end();
   }

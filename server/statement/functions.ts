@@ -47,6 +47,41 @@ const pageAndAnswer = (ranked: string, users: 'v_rolled' | 'v_scanned') => `page
     left join page g on g.user_id = h.id`;
 
 /**
+ * The first postings of the month of holder `f` (a row of `firsts`) in (entry, asset, account)
+ * order, enough for a page: the two sides of `ledger_postings` read apart, as the export reads
+ * them (`movements_after`). Each moved account's first `p_page + f.accounts` rows of `postings`
+ * from its month's first entry, by the postings' key; and settlement's income lines of the first
+ * as many entries that have any on a moved account, summed per entry and account (none of zero).
+ * Each side ends at or after the page's last entry when it gave that many, so the page's postings
+ * are all among them; read through the view, the month's every posting was grouped first.
+ */
+const monthLines = (f: string) => `
+          select u.entry_id, u.asset, u.account, u.amount from (
+            select s.entry_id, t.asset, t.account, s.amount
+            from acc t
+            cross join lateral (
+              select q.entry_id, q.amount from postings q
+              where q.user_id = t.user_id and q.asset = t.asset and q.kind = t.account and q.entry_id >= t.month_first_entry
+              order by q.entry_id limit p_page + ${f}.accounts
+            ) s
+            where t.user_id = ${f}.user_id and t.moved
+            union all
+            select i.entry_id, 'AIC', i.account, sum(i.amount)::bigint
+            from income i
+            join acc t on t.user_id = i.user_id and t.asset = 'AIC' and t.account = i.account and t.moved and i.entry_id >= t.month_first_entry
+            where i.user_id = ${f}.user_id and i.entry_id >= ${f}.first_entry and i.entry_id <= (
+              select max(x.entry_id) from (
+                select distinct l.entry_id from income l
+                join acc a on a.user_id = l.user_id and a.asset = 'AIC' and a.account = l.account and a.moved and l.entry_id >= a.month_first_entry
+                where l.user_id = ${f}.user_id and l.entry_id >= ${f}.first_entry
+                order by l.entry_id limit p_page + ${f}.accounts
+              ) x)
+            group by i.entry_id, i.account
+            having sum(i.amount) <> 0
+          ) u
+          order by u.entry_id, u.asset, u.account`;
+
+/**
  * The month from each account's month figures (ledger/balances.ts), for holders whose every
  * account holds the asked month's or an earlier one's (`v_rolled`): the totals and flows are a
  * row per account, and the page is the holder's first `p_page` movements of the month, read
@@ -83,13 +118,7 @@ const ROLLED = `
       select f.user_id, p.entry_id, p.asset, p.account, p.amount, p.entry_kind, p.ref, p.created_at
       from firsts f cross join lateral (
         select lp.entry_id, lp.asset, lp.account, lp.amount, e.kind as entry_kind, e.ref, e.created_at
-        from (
-          select q.entry_id, q.asset, q.kind as account, q.amount
-          from ledger_postings q
-          join acc t on t.user_id = q.user_id and t.asset = q.asset and t.account = q.kind
-          where q.user_id = f.user_id and q.entry_id >= f.first_entry and t.moved and q.entry_id >= t.month_first_entry
-          order by q.entry_id, q.asset, q.kind
-        ) lp
+        from (${monthLines('f')}) lp
         ${entryOf('lp')}
         where e.created_at >= p_from and e.created_at < p_to
         limit p_page + f.accounts - 1
