@@ -36,8 +36,8 @@ const QUERIES: Record<string, Variant[]> = {
   [PATHS.product]: [{ query: (values, i) => `id=${values.orderIds[i] ?? ''}` }],
   [PATHS.inviter]: [{ query: (values, i) => `code=${values.inviteCodes[i] ?? ''}` }],
   [PATHS.statementMonthly]: [
-    { label: 'this month', query: () => 'limit=50' },
-    { label: 'settled month', query: () => `month=${SETTLED_MONTH}&limit=50` },
+    { label: 'this month', query: () => 'limit=20' },
+    { label: 'settled month', query: () => `month=${SETTLED_MONTH}&limit=20` },
   ],
   [PATHS.inviteRecords]: [fixed('limit=20')],
   [PATHS.rewardLog]: [fixed('limit=20')],

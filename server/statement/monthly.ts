@@ -9,7 +9,8 @@ import { perOwner } from '../platform/cache.ts';
 import { type AccountTotals, type AssetFlows, type Cursor, type HolderMonth, holderMonths, type MonthRange, type MovementRow } from './repository.ts';
 import { statementType } from './types.ts';
 
-const MONTHLY_PAGE = 50;
+/** A page of movements, as every list of the app pages: a phone shows a few at a time, and scrolling asks for more. */
+const MONTHLY_PAGE = 20;
 
 /** A UTC month "YYYY-MM" as [first moment, first moment of the next month). */
 function monthRange(month: string): { from: Date; to: Date } {

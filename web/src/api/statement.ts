@@ -3,7 +3,8 @@ import { PATHS } from '../../../contract/paths.ts';
 import type { MonthlyData } from '../../../contract/statement.ts';
 import { apiDownload, apiGet } from './client.ts';
 
-const STATEMENT_PAGE_SIZE = 50;
+/** As the other lists page (the server's default too). */
+const STATEMENT_PAGE_SIZE = 20;
 
 /** Statement queries start with this key (a part of the wallet's: money moves refresh them). */
 const statementKey = ['wallet', 'statement'] as const;
