@@ -68,3 +68,10 @@ export const PATHS = {
   pushSubscribe: '/api/push/subscribe',
   pushUnsubscribe: '/api/push/unsubscribe',
 } as const;
+
+/**
+ * Every API answer's header with the server's clock (ISO 8601) when it answered: the operator's
+ * demo clock may stand days from the phone's, and a date the screen compares with now (a lock-up's
+ * release, the time saved figures are from) is the server's.
+ */
+export const SERVER_TIME_HEADER = 'x-server-time';

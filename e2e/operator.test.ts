@@ -87,15 +87,17 @@ describe('operator console at 390x844', () => {
     await desk.rejectDialog.waitFor({ state: 'hidden' });
     await desk.reviewQueue.getByText('Nothing to review').waitFor();
 
-    // The holder's records: the rejected one failed with its reason, the approved one succeeded;
-    // the rejected 300 is back, so 1,000 - 200 = 800 is available.
+    // The holder's records: the rejected one says it was returned, with its reason, and reads as
+    // no debit; the approved one succeeded; the rejected 300 is back, so 1,000 - 200 = 800 is available.
     await wallet.goto();
     await hana.page.reload();
     await wallet.heading.waitFor();
     await expect.poll(() => wallet.records.getByRole('listitem').count()).toBe(3);
     const rejected = await text(wallet.record(0));
-    expect(rejected).toContain('-300.00');
-    expect(rejected).toContain('Failure');
+    expect(rejected).toContain('300.00');
+    expect(rejected).not.toContain('-300.00');
+    expect(rejected).toContain('Returned');
+    expect(await wallet.record(0).locator('.record__amount--out').count()).toBe(0);
     expect(rejected).toContain('Reason: Destination address not verified');
     const approved = await text(wallet.record(1));
     expect(approved).toContain('-200.00');

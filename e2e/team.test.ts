@@ -145,7 +145,7 @@ describe('My: team, invitation and network income at 390x844', () => {
     await screenshot(page, 'my-en');
 
     // Ten more days: the first lock-up's 30% is released and claimable.
-    await advance(10, olgaToken);
+    const { now: serverNow } = await advance(10, olgaToken);
     await page.reload();
     await my.heading.waitFor();
     const ready = await api<ZeroProfitData>('/api/user/zero-profit', avaToken);
@@ -168,7 +168,11 @@ describe('My: team, invitation and network income at 390x844', () => {
     expect(await text(my.lockupFigure(released, 'Unlockable'))).toMatch(/ AIC \(30%\)$/);
     const lockups = await api<ZeroLogData>('/api/user/zero-log', avaToken);
     await expect.poll(() => my.lockups.getByRole('listitem').count()).toBe(lockups.items.length);
-    expect(await text(my.lockups.getByRole('listitem').first().locator('.lockup__status'))).toMatch(/^Unlocks in /);
+    // The newest lock-up's countdown on the server's clock (days ahead of this phone's): whole
+    // days to the end of its unlock day, as the server counts them.
+    const newest = lockups.items[0]?.unlockDay ?? '';
+    const daysLeft = Math.floor((Date.parse(`${newest}T00:00:00Z`) + 86_400_000 - Date.parse(serverNow)) / 86_400_000);
+    expect(await text(my.lockups.getByRole('listitem').first().locator('.lockup__status'))).toMatch(new RegExp(`^Unlocks in ${daysLeft}d \\d{2}:`));
     await screenshot(page, 'rebate');
 
     // The same screen in Simplified Chinese.

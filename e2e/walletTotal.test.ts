@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { UserInfoData } from '../contract/team.ts';
 import type { AssetData } from '../contract/wallet.ts';
 import { formatAmount } from '../contract/format.ts';
 import { formatUnits, mulRate, parseAmount } from '../contract/money.ts';
@@ -59,7 +60,7 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
   journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
-  it('shows each asset’s total (AIC the sum of its four lines), both in USD, equal to the statement and the proof, without sideways scroll', async () => {
+  it('shows each asset’s total (AIC the sum of its four lines), both in USD, equal to the statement, the proof and Home’s summary, without sideways scroll', async () => {
     mkdirSync(SHOTS, { recursive: true });
     // The operator (user 1) invites the holder and moves the demo clock.
     const { operator, olgaToken, holder, token } = await operatorAndInvitee(browser, server.baseUrl);
@@ -92,6 +93,8 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
     await api('/api/product/buy', token, { product: 'reinvest360', amount: '4000' });
     await api('/api/operator/clock/advance', olgaToken, { days: 2 });
     const answer = await api<AssetData>('/api/getAsset', token);
+    const info = await api<UserInfoData>('/api/user/info', token);
+    expect(shown(info.earnings.yesterday)).toBeGreaterThan(0n);
     expect(answer).toMatchObject({ walletAic: '4000', earnAic: '6006', lockedAic: '0' });
     expect(shown(answer.claimableAic)).toBeGreaterThan(0n);
     expect(answer.owned).toEqual([
@@ -145,6 +148,16 @@ describe('total assets that add up, in three languages, at 390x844 and 320x568',
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(scrollWidth, `${language.key} at ${viewport.width}`).toBeLessThanOrEqual(viewport.width);
         if (viewport.width === 320) await page.screenshot({ path: `${SHOTS}/wallet-total-${language.key}-320.png` });
+
+        // Home: the platform's dashboard, and the holder's own summary with the same figures.
+        await page.goto(`${server.baseUrl}/#/`);
+        const mine = (id: string) => text(page.getByTestId(id));
+        await expect.poll(() => mine('home-mine-aic')).toBe(`${inLanguage(formatAmount(answer.totalAic), decimal)} AIC`);
+        expect(await mine('home-mine-usdt')).toBe(`${inLanguage('500.00', decimal)} USDT`);
+        expect(await mine('home-mine-usd')).toBe(`${language.usd}${inLanguage(formatAmount(answer.totalUsd), decimal)}`);
+        await expect.poll(() => mine('home-mine-yesterday')).toContain(inLanguage(formatAmount(info.earnings.yesterday), decimal));
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        if (viewport.width === 320) await page.screenshot({ path: `${SHOTS}/home-mine-${language.key}-320.png` });
       }
     }
     expect(errors).toEqual([]);

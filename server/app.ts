@@ -7,6 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { installAuthGuard } from './auth/guard.ts';
 import { injectFetch } from './auth/injectFetch.ts';
+import { SERVER_TIME_HEADER } from '../contract/paths.ts';
 import { createOAuthClient } from './auth/oauth.ts';
 import { mountEmbeddedProvider } from './auth/provider/embedded.ts';
 import { authRoutes } from './auth/routes.ts';
@@ -72,6 +73,14 @@ function shareRevocations(app: FastifyInstance, ctx: AppContext): void {
 
 const REVOCATIONS_CHANNEL = 'aic-earn:sessions-revoked';
 
+/** Each API answer says the server's clock (the demo clock where an operator moves it). */
+function tellServerTime(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/')) reply.header(SERVER_TIME_HEADER, ctx.clock.now().toISOString());
+    done();
+  });
+}
+
 /** Trusts the nearest `hops` proxies, as proxy-addr does for a number. */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -127,6 +136,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   refuseNonFiniteNumbers(app);
   await installSecurity(app, ctx.config);
   installObservability(app, ctx, metrics);
+  tellServerTime(app, ctx);
   // The configured team rules become their first version, unless the database has one.
   await seedTeamRules(ctx.db, ctx.config.team, ctx.clock.now());
 

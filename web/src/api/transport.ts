@@ -1,5 +1,7 @@
 import type { EnvelopeOf } from '../../../contract/envelope.ts';
 import { messageKeyForCode, messageKeyForHttpStatus, NO_ANSWER } from '../../../contract/errors.ts';
+import { SERVER_TIME_HEADER } from '../../../contract/paths.ts';
+import { heardServerTime } from '../lib/serverClock.ts';
 
 /**
  * How long the app waits for a whole answer (headers and body). The original app set no
@@ -41,6 +43,7 @@ export async function transport(
     // long task of the main thread.
     await new Promise((resolve) => setTimeout(resolve, 0));
     const response = await fetch(url, { ...init, signal: controller.signal });
+    heardServerTime(response.headers.get(SERVER_TIME_HEADER));
     const body: unknown = await response.json().catch(() => null);
     if (timedOut) return { noAnswer: NO_ANSWER.timeout };
     // Cancelled while its body was on the way (a list left for another screen): as a call

@@ -5,6 +5,7 @@ import { noFilter, type RangeFilter } from '../lib/rangeFilter.ts';
 import { ChoiceGroup } from './ChoiceGroup.tsx';
 import { DateField } from './DateField.tsx';
 import { Sheet } from './Sheet.tsx';
+import { serverNow } from '../lib/serverClock.ts';
 
 /**
  * The filter popup of the spec: a type choice, a time range with select date, reset and
@@ -26,7 +27,8 @@ export function FilterSheet<T extends string>({
   const { t } = useTranslation();
   const [visible, setVisible] = useState(true);
   const [draft, setDraft] = useState<RangeFilter<T>>(initial);
-  const today = new Date();
+  // The server's today: the records' days are its days.
+  const today = new Date(serverNow());
   const choices: { value: T | 'all'; label: string }[] = [{ value: 'all', label: t('wallet.all') }, ...options];
 
   const confirm = () => {

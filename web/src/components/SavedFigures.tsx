@@ -4,10 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { oldestFigureOnView } from '../api/savedFigures.ts';
 import { useOffline } from '../lib/connectivity.ts';
 import { formatDateTime } from '../lib/format.ts';
+import { onServerClock } from '../lib/serverClock.ts';
 
 /**
  * Offline, under a screen's header: the time the figures on view are from (the oldest of their
- * answers, kept on the device), or that this device has none saved yet for this screen.
+ * answers, kept on the device, on the server's clock), or that this device has none saved yet
+ * for this screen.
  */
 export function SavedFigures() {
   const { t } = useTranslation();
@@ -17,7 +19,7 @@ export function SavedFigures() {
   if (!offline) return null;
   return (
     <p className="saved-figures" role="status" data-testid="saved-figures">
-      {oldest ? t('offline.figuresFrom', { time: formatDateTime(new Date(oldest).toISOString()) }) : t('offline.noFigures')}
+      {oldest ? t('offline.figuresFrom', { time: formatDateTime(new Date(onServerClock(oldest)).toISOString()) }) : t('offline.noFigures')}
     </p>
   );
 }

@@ -5,16 +5,18 @@ import { formatAmount, formatFigure, formatPercent } from '../../lib/format.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { Pending } from '../../components/Pending.tsx';
 import { ActivityEntry } from '../activity/ActivityEntry.tsx';
+import { HolderSummary, type HolderFigures } from './HolderSummary.tsx';
 import { PlatformFigures } from './PlatformFigures.tsx';
 
 const AMOUNT = '0.00';
 
 /**
- * Home, signed in: the holder's total, the price, the pools and the platform's figures. Without
+ * Home, signed in: the platform's total and price (the spec's dashboard), the holder's own
+ * summary, the pools and the platform's figures. Without
  * `data` (its code or its answer still on the way) the same cards with every figure pending, so
  * the page keeps its size when they arrive.
  */
-export function DashboardView({ data }: { data?: HomeData | undefined }) {
+export function DashboardView({ data, mine = {} }: { data?: HomeData | undefined; mine?: HolderFigures }) {
   const { t } = useTranslation();
   const amount = (value: string | null | undefined) => (data ? formatAmount(value) : <Pending sample={AMOUNT} />);
   const sign = data ? signOf(data.priceRate) : 0;
@@ -36,6 +38,7 @@ export function DashboardView({ data }: { data?: HomeData | undefined }) {
           <Figure label={t('home.priceRate')} value={priceRate} {...(tone ? { tone } : {})} />
         </dl>
       </section>
+      <HolderSummary {...mine} />
       <section className="card" aria-label={t('home.pools')}>
         <h2 className="card__title">{t('home.pools')}</h2>
         <dl className="figures">

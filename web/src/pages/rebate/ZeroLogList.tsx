@@ -6,6 +6,7 @@ import { Countdown } from '../../components/Countdown.tsx';
 import { Figure } from '../../components/Figure.tsx';
 import { PagedList } from '../../components/PagedList.tsx';
 import { seenAt } from '../../lib/countdown.ts';
+import { onServerClock } from '../../lib/serverClock.ts';
 
 type Lockup = ZeroLogData['items'][number];
 
@@ -22,7 +23,8 @@ function Release({ lockup }: { lockup: Lockup }) {
     return <span className="lockup__released">{t('rebate.log.released', { day: formatDay(lockup.releasedOn) })}</span>;
   }
   const since = seenAt(lockup);
-  const seconds = secondsUntil(lockup.unlockDay, since);
+  // The release is at the server's day's end: counted on its clock, not the phone's.
+  const seconds = secondsUntil(lockup.unlockDay, onServerClock(since));
   if (seconds === 0) return <span>{t('rebate.log.releasing')}</span>;
   return (
     <span>
