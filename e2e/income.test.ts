@@ -40,7 +40,7 @@ describe('income you can recompute, and rate changes announced ahead, at 390x844
     expect(await text(dialog.getByTestId('income-expression'))).toBe('1,234.5 × 0.3% = 3.7035 AIC');
     expect(await text(dialog)).toContain('principal 1,234.5 AIC × daily rate 0.3% (rate version: default since launch)');
     await page.screenshot({ path: '/tmp/income-how.png' });
-    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
 
     // The centre's 30-day card names the coming change and its day; the history lists it.
     await page.goto(`${server.baseUrl}/#/center?tab=fixed30`);

@@ -42,6 +42,10 @@ describe('installable app that opens offline', () => {
       expect(response.status, icon.src).toBe(200);
       expect(response.headers.get('content-type'), icon.src).toContain(icon.type);
     }
+    // What browsers and tools ask for by name, whatever the page links.
+    const favicon = await fetch(`${server.baseUrl}/favicon.ico`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toMatch(/icon/);
 
     // The worker installs, precaches, and takes the page over (clients.claim).
     await untilControlled(page);

@@ -196,7 +196,7 @@ describe('figures in the holder language, at 390x844 and 320x568', () => {
           .poll(() => text(how.getByTestId('income-expression')))
           .toBe(`${written('1234.5', language)} × ${percent('0.3', language)} = ${written('3.7035', language)} AIC`);
         await shot('income');
-        await how.getByRole('button', { name: t('common.confirm') }).click();
+        await how.getByRole('button', { name: t('common.close') }).click();
         await how.waitFor({ state: 'hidden' });
         await fitsWidth('income');
       }

@@ -34,7 +34,7 @@ describe('touch targets of 44 px', () => {
   let browser: Browser;
   journey({}, (run) => ({ server, browser } = run));
 
-  it('on every signed-in screen', async () => {
+  it('on every signed-in screen, and the tabs of short words in Chinese and Hindi', async () => {
     const { page, errors } = await phonePage(browser, 'en-US');
     await signInThroughExchange(page, server.baseUrl, { create: 'Thumb Thea' });
     const found: Record<string, string[]> = {};
@@ -44,6 +44,18 @@ describe('touch targets of 44 px', () => {
       await page.waitForTimeout(300);
       const small = await smallTargets(page);
       if (small.length) found[screen] = small;
+    }
+    // Short words: the product tabs in Chinese and Hindi ("活期" is two characters wide).
+    for (const language of ['zh-cn', 'Hindi']) {
+      await page.context().addCookies([{ name: 'aic_earn_lang', value: language, url: server.baseUrl }]);
+      for (const screen of ['center', 'income']) {
+        await page.goto(`${server.baseUrl}/#/${screen}`);
+        await page.reload();
+        await page.waitForLoadState('networkidle');
+        await page.waitForTimeout(300);
+        const small = await smallTargets(page);
+        if (small.length) found[`${screen} in ${language}`] = small;
+      }
     }
     expect(found).toEqual({});
     expect(errors).toEqual([]);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { fixedClock } from '../platform/clock.ts';
+import { INCOME_DAYS } from './routes.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { bearer, operatorAndHolder, post } from '../test/signIn.ts';
 
@@ -49,6 +50,17 @@ describe.each(DATABASES)('the reward log on %s', (kind) => {
     expect(new Set(all.map((l) => l.day)).size).toBeGreaterThan(2);
     expect(await walk({})).toEqual(all);
     for (const lineKind of new Set(all.map((l) => l.kind))) expect(await walk({ kind: lineKind })).toEqual(await fromTable(lineKind));
+  });
+
+  it('gives the income of the last 30 days, today the last, each day the sum of its lines', async () => {
+    const { days } = (await t.app.inject({ url: PATHS.dailyIncome, headers: bearer(holder) })).json().data as { days: { day: string; amount: string }[] };
+    expect(days).toHaveLength(INCOME_DAYS);
+    expect(days.at(-1)?.day).toBe('2026-11-06');
+    expect(days[0]?.day).toBe('2026-10-08');
+    const { rows } = await sql<{ day: string; amount: bigint }>`
+      select day::text as day, sum(amount)::bigint as amount from income where user_id = ${userId} group by day`.execute(t.ctx.db);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(days.find((d) => d.day === row.day)?.amount, row.day).toBe(formatUnits(row.amount));
   });
 
   it('reads from the newest line when the cursor is not one', async () => {

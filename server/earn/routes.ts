@@ -23,6 +23,9 @@ import { termDates } from './termDates.ts';
 import type { Product } from '../db/schema.ts';
 import { PRODUCTS, productOf, renews } from '../../contract/products.ts';
 
+/** The income chart's days: today and the 29 before it, "the last 30 days" as it says. */
+export const INCOME_DAYS = 30;
+
 const secured = { security: [{ bearer: [] }] };
 const tags = ['earn'];
 
@@ -182,7 +185,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     { schema: { tags, summary: 'Income per day for the last 30 days', ...secured, response: answers(DailyIncomeData) } },
     async (request) => {
       const today = utcDay(ctx.clock.now());
-      return ok({ days: await dailyIncome(ctx.db, userIdOf(request), addDays(today, -30), today) });
+      return ok({ days: await dailyIncome(ctx.db, userIdOf(request), addDays(today, -(INCOME_DAYS - 1)), today) });
     },
   );
   app.get(

@@ -56,7 +56,7 @@ export function HowComputed({ kind, inputs, amount, day }: { kind: string; input
           </p>
           <p className="card__text">{t('income.truncated', { day: formatDay(day) })}</p>
           <Button block color="primary" onClick={() => setOpen(false)}>
-            {t('common.confirm')}
+            {t('common.close')}
           </Button>
         </section>
       </Sheet>
