@@ -149,6 +149,11 @@ describe('figures in the holder language, at 390x844 and 320x568', () => {
           .toBe(t('rates.upcoming', { name: t('operator.params.names.fixed30Rate'), value: percent('0.35', language), day: language.day(ANNOUNCED_DAY) }));
         await fitsWidth('center');
         await shot('center');
+        // The 360-day rule names the configured coefficient base and multiplier, written as this
+        // language writes numbers (Indonesian wrote 1.02 there and 1,02 beside it).
+        await page.getByRole('tab', { name: t('product.reinvest360.name'), exact: true }).click();
+        const rule = t('product.reinvest360.rule', { multiplier: '5', base: written('1.02', language) });
+        await page.getByRole('region', { name: t('product.reinvest360.name'), exact: true }).getByText(rule, { exact: true }).waitFor();
 
         // Wallet: the total, and Recharge's confirmation says 10,000.00 like every other amount.
         await open('wallet', t('title.wallet'));

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
-import { formatAmount, formatCount, formatEntered } from '../../lib/format.ts';
+import { formatAmount, formatCount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { formatUnits, UNIT } from '../../../../contract/money.ts';
 import { MiniChart } from '../../components/MiniChart.tsx';
 import { powerProjection } from './estimate.ts';
@@ -32,7 +32,7 @@ export function PowerProjection({ info, amount }: { info: ProductInfoData; amoun
       <MiniChart
         variant="line"
         title={t('earn.projection.title', { amount: formatEntered(formatUnits(x)), days: DAYS })}
-        summary={t('earn.projection.summary', { today: shown(first), last: shown(last), days: DAYS })}
+        summary={t('earn.projection.summary', { today: shown(first), last: shown(last), days: DAYS, base: formatFigure(info.coefficientBase) })}
         points={points}
         formatValue={(v) => formatCount(v / UNIT)}
       />

@@ -43,7 +43,9 @@ export function ProductCard({ product, info }: { product: Product; info: Product
           <span className="product-card__note">{t('earn.coefficientNote', { base: formatFigure(info.coefficientBase), day: info.coefficientDay })}</span>
         </p>
       )}
-      <p className="card__text">{t(`product.${product}.rule`)}</p>
+      <p className="card__text">
+        {t(`product.${product}.rule`, { multiplier: formatFigure(info.powerMultiplier), base: formatFigure(info.coefficientBase) })}
+      </p>
       {card?.upcoming && (
         <p className="product-card__upcoming" role="note">
           {t('rates.upcoming', { name: t(paramLabelKey(card.upcoming.name) ?? card.upcoming.name), value: formatParamValue(card.upcoming.name, card.upcoming.value), day: formatDay(card.upcoming.effectiveDay) })}
