@@ -51,9 +51,12 @@ describe('sign-in through the exchange at 390x844', () => {
     const tampered = `${token.slice(0, -2)}xx`;
     await page.context().addCookies([{ name: 'aic_earn_token', value: tampered, url: server.baseUrl }]);
     await page.goto(`${server.baseUrl}/#/center`);
-    // The centre's first protected call answers 401: storage cleared, home, reload, authorise.
-    await exchange.waitFor();
+    // The centre's first protected call answers 401: storage cleared, home, reload; Home says
+    // the session ended, and Sign in authorises again.
+    await page.getByTestId('session-ended').waitFor();
     expect(await storedCookie(page, 'token')).toBeUndefined();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await exchange.waitFor();
     expect(errors).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { NO_ANSWER } from '../../../contract/errors.ts';
 import { currentLanguage, i18next } from '../i18n/index.ts';
-import { storage } from '../lib/storage.ts';
+import { session, storage } from '../lib/storage.ts';
 import { noticeAnswer, noticeNoAnswer } from '../lib/connectivity.ts';
 import { showToast } from '../lib/toast.ts';
 import { sessionStore } from '../session/store.ts';
@@ -58,7 +58,11 @@ function headers(extra: Record<string, string>): Record<string, string> {
 
 let forcedLogout = false;
 
-/** Spec sections 4 and 8: a 401 says a11, clears the signed-in keys, then after 1 s goes home and reloads. */
+/**
+ * Spec sections 4 and 8: a 401 says a11, clears the signed-in keys, then after 1 s goes home and
+ * reloads. Home then says the session has ended, in the holder's language, and waits for them to
+ * sign in again rather than sending them to the exchange's page unannounced (issue 61).
+ */
 function forceLogout(message: string): void {
   if (forcedLogout) return;
   forcedLogout = true;
@@ -67,6 +71,7 @@ function forceLogout(message: string): void {
   // Start-up must not authorise at once: home waits the 1 s with everyone else.
   sessionStore.beginLogout();
   sessionStore.clear();
+  session.markEnded();
   setTimeout(() => {
     location.hash = '#/home';
     location.reload();

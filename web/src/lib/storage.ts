@@ -63,6 +63,8 @@ const PREVIOUS_ROUTE = 'previousRoute';
 
 const FORCE_LOGIN = 'forceLogin';
 
+const SESSION_ENDED = 'sessionEnded';
+
 export const session = {
   previousRoute: () => sessionStorage.getItem(PREVIOUS_ROUTE),
   rememberRoute: (path: string) => sessionStorage.setItem(PREVIOUS_ROUTE, path),
@@ -73,6 +75,10 @@ export const session = {
     sessionStorage.removeItem(FORCE_LOGIN);
     return wanted;
   },
+  /** The server ended the session (a 401): Home says so and waits for the holder to sign in again. */
+  markEnded: () => sessionStorage.setItem(SESSION_ENDED, '1'),
+  hasEnded: (): boolean => sessionStorage.getItem(SESSION_ENDED) === '1',
+  clearEnded: () => sessionStorage.removeItem(SESSION_ENDED),
 };
 
 /**

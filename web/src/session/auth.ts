@@ -15,6 +15,7 @@ const homeUrl = () => `${location.origin}${location.pathname}`;
  * binds the sign-in to this browser (see applyFirstLoad).
  */
 export async function startAuthorisation(): Promise<void> {
+  session.clearEnded();
   const redirectRefer = storage.get('redirectRefer') ?? undefined;
   const address = await apiGet<string>(PATHS.authorPage, {
     redirectUri: homeUrl(),

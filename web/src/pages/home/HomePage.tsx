@@ -64,7 +64,12 @@ export function HomePage() {
       </header>
       <h1 className="headline">{t('home.headline')}</h1>
       <p className="subline">{t('home.subline')}</p>
-      {phase === 'ready' && signedIn ? (
+      {phase === 'ended' ? (
+        <section className="card session-ended" role="alert" data-testid="session-ended">
+          <h2 className="card__title">{t('home.sessionEndedTitle')}</h2>
+          <p className="card__text">{t('home.sessionEnded')}</p>
+        </section>
+      ) : phase === 'ready' && signedIn ? (
         <Suspense fallback={<DashboardView />}>
           <Dashboard />
         </Suspense>
