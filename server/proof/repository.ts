@@ -84,8 +84,9 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
   const chunkSize = 1 << row.chunk_bits;
   const offset = mine - chunk * chunkSize;
   const own = toLeaf({ ...row, position: mine }, asset);
+  const leaf = hashLeaf(own, nodeSha256);
   const leaves = chunkNodes(row.chunk);
-  leaves[offset] = hashLeaf(own, nodeSha256);
+  leaves[offset] = leaf;
   const levels = buildLevels(leaves, nodeSha256);
   const upper = upperNodes(row.nodes);
   const path: Step[] = [
@@ -96,7 +97,6 @@ export async function inclusionProof(db: Db, userId: bigint, asset: Asset, day?:
       return { ...node, side: s.side };
     }),
   ];
-  const leaf = levels[0]?.[offset] as TreeNode;
   const published = { hash: row.root, sum: row.total };
   // Checked on the tree's own bytes before the proof is written out: the leaf was hashed from the
   // holder's balances above, so the path must lead from it to the published root and total.
