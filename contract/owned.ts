@@ -6,7 +6,7 @@ import { BALANCE_KINDS, type BalanceKind } from './merkle.ts';
  * Wallet's total, the statement's closing balance and the proof are each this one sum
  * (PRODUCT.md, "What a holder owns").
  */
-export const OWNED_ACCOUNTS = {
+const OWNED_ACCOUNTS = {
   wallet: 'wallet',
   earning: 'earning',
   rewards: 'rewards',

@@ -2,8 +2,6 @@ import { hash, randomBytes } from 'node:crypto';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import {
   assetField,
-  BALANCE_KINDS,
-  type BalanceKind,
   buildLevels,
   CHUNK_BITS,
   CHUNK_SIZE,
@@ -13,7 +11,7 @@ import {
   type SyncSha256,
   type TreeNode,
 } from '../../contract/merkle.ts';
-import { OWNED_ACCOUNTS } from '../../contract/owned.ts';
+import { OWNED_KINDS, type OwnedAccount } from '../../contract/owned.ts';
 import { ASSETS } from '../../contract/wallet.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
@@ -35,10 +33,9 @@ export const nodeSha256: SyncSha256 = (data) => hash('sha256', data, 'buffer');
  * (withdrawals_pending): the platform owes them until approved. Approved ones on their way to the
  * exchange wait in user 0's exchange_clearing, not in a leaf (docs/proof-of-liabilities.md).
  */
-const LEAF_ACCOUNTS = OWNED_ACCOUNTS satisfies Record<BalanceKind, AccountKind>;
-/** The leaf's ledger accounts (and proof_leaves columns) in the order a leaf encodes them. */
-export const LEAF_KINDS = BALANCE_KINDS.map((kind) => LEAF_ACCOUNTS[kind]);
-type LeafKind = (typeof LEAF_ACCOUNTS)[BalanceKind];
+/** The leaf's ledger accounts (and proof_leaves columns) in the order a leaf encodes them: what a holder owns (contract/owned.ts). */
+export const LEAF_KINDS: readonly (OwnedAccount & AccountKind)[] = OWNED_KINDS;
+type LeafKind = (typeof LEAF_KINDS)[number];
 
 /** Leaves and tree levels are kept this many days (holders download recent proofs); roots stay. */
 const KEEP_DAYS = 30;
