@@ -44,6 +44,23 @@ interface AccountsTable {
   month_in: ColumnType<bigint, never, never>;
   month_earned: ColumnType<bigint, never, never>;
   month_out: ColumnType<bigint, never, never>;
+  /** Every month of the account's life is kept: the row's, or `account_months`' (migration 0045). */
+  history_known: ColumnType<boolean, never, never>;
+}
+
+/** An account's figures for a month it has moved on from (migration 0045), written by a trigger. */
+interface AccountMonthsTable {
+  user_id: Big;
+  asset: Asset;
+  kind: AccountKind;
+  month_start: ColumnType<Date, never, never>;
+  first_entry: ColumnType<bigint, never, never>;
+  closing: ColumnType<bigint, never, never>;
+  credits: ColumnType<bigint, never, never>;
+  debits: ColumnType<bigint, never, never>;
+  money_in: ColumnType<bigint, never, never>;
+  earned: ColumnType<bigint, never, never>;
+  money_out: ColumnType<bigint, never, never>;
 }
 
 interface JournalEntriesTable {
@@ -489,6 +506,7 @@ export interface Database {
   embedded_provider: EmbeddedProviderTable;
   exchange_accounts: ExchangeAccountsTable;
   accounts: AccountsTable;
+  account_months: AccountMonthsTable;
   journal_entries: JournalEntriesTable;
   postings: PostingsTable;
   /** Every amount the books moved: the rows of `postings` and settlement's income lines that name an entry (migration 0032). */

@@ -47,11 +47,14 @@ const counter = (column: string) =>
  *   and so the opening (balance less the month's credits and debits). The entry's net counts as
  *   earnings when a settlement paid it, else as money in or out by its sign; moves between the
  *   user's own accounts net to zero and count in neither.
+ * - The months before (migration 0045): a trigger keeps the month figures an account leaves as it
+ *   starts a new one. An account this statement creates has all its months kept
+ *   (`history_known`); an earlier entry, which would change a kept month, ends that.
  */
 export function applyToBalances(source: string): string {
   return `
     insert into accounts as a (user_id, asset, kind, balance, allow_negative, month_start, month_known, month_first_entry,
-      month_credits, month_debits, month_in, month_earned, month_out)
+      month_credits, month_debits, month_in, month_earned, month_out, history_known)
     select l.user_id, l.asset, l.kind, l.amount,
       (l.user_id = 0 and l.kind = 'exchange')
         or (l.amount < 0 and (select true from accounts x
@@ -59,9 +62,10 @@ export function applyToBalances(source: string): string {
       l.month, true, l.entry_id, greatest(l.amount, 0), least(l.amount, 0),
       case when l.net > 0 and l.entry_kind <> '${EARNINGS_KIND}' then l.net else 0 end,
       case when l.net > 0 and l.entry_kind = '${EARNINGS_KIND}' then l.net else 0 end,
-      least(l.net, 0)
+      least(l.net, 0), true
     from ${source}
     on conflict (user_id, asset, kind) do update set balance = a.balance + excluded.balance,
+      history_known = coalesce(a.history_known and excluded.month_start >= a.month_start, false),
       month_start = greatest(a.month_start, excluded.month_start),
       month_known = case when ${NEWER} then a.month_start is not null else a.month_known end,
       month_first_entry = case when ${NEWER} then excluded.month_first_entry

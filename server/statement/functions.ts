@@ -82,8 +82,23 @@ const monthLines = (f: string) => `
           order by u.entry_id, u.asset, u.account`;
 
 /**
+ * The figures account `a` held for the latest month it moved in up to the asked one: its own row's
+ * when that month is no later, else the kept month's (`account_months`, migration 0045); none
+ * when it was created after. The month's closing is the balance the account held then.
+ */
+const MONTH_HELD = `
+        select a.month_start, a.month_first_entry as first_entry, a.balance as closing, a.month_credits as credits,
+          a.month_debits as debits, a.month_in as money_in, a.month_earned as earned, a.month_out as money_out
+        where a.month_start <= p_from
+        union all
+        (select k.month_start, k.first_entry, k.closing, k.credits, k.debits, k.money_in, k.earned, k.money_out
+        from account_months k
+        where a.month_start > p_from and k.user_id = a.user_id and k.asset = a.asset and k.kind = a.kind and k.month_start <= p_from
+        order by k.month_start desc limit 1)`;
+
+/**
  * The month from each account's month figures (ledger/balances.ts), for holders whose every
- * account holds the asked month's or an earlier one's (`v_rolled`): the totals and flows are a
+ * account holds the asked month's or an earlier one's, or keeps every month (`v_rolled`): the totals and flows are a
  * row per account, and the page is the holder's first `p_page` movements of the month, read
  * from the earliest first entry of the month of its moved accounts on, in one ordered pass over
  * the holder's postings, sorted before each looks up its entry so that only the page's own
@@ -95,14 +110,16 @@ const monthLines = (f: string) => `
  */
 const ROLLED = `
     with acc as (
-      select a.user_id, a.asset, a.kind as account, a.month_first_entry, a.month_start = p_from as moved,
-        a.balance - case when a.month_start = p_from then a.month_credits + a.month_debits else 0 end as opening,
-        case when a.month_start = p_from then a.month_credits else 0 end as credits,
-        case when a.month_start = p_from then a.month_debits else 0 end as debits,
-        case when a.month_start = p_from then a.month_in else 0 end as money_in,
-        case when a.month_start = p_from then a.month_earned else 0 end as earnings,
-        case when a.month_start = p_from then a.month_out else 0 end as money_out
-      from accounts a where a.user_id = any(v_rolled) and (p_asset is null or a.asset = p_asset)
+      select a.user_id, a.asset, a.kind as account, r.first_entry as month_first_entry, r.month_start = p_from as moved,
+        r.closing - case when r.month_start = p_from then r.credits + r.debits else 0 end as opening,
+        case when r.month_start = p_from then r.credits else 0 end as credits,
+        case when r.month_start = p_from then r.debits else 0 end as debits,
+        case when r.month_start = p_from then r.money_in else 0 end as money_in,
+        case when r.month_start = p_from then r.earned else 0 end as earnings,
+        case when r.month_start = p_from then r.money_out else 0 end as money_out
+      from accounts a
+      cross join lateral (${MONTH_HELD}) r
+      where a.user_id = any(v_rolled) and (p_asset is null or a.asset = p_asset)
     ),
     account_totals as (select t.user_id, ${TOTALS_JSON} as totals from acc t group by t.user_id),
     asset_flows as (
@@ -194,7 +211,8 @@ const SCANNED = `
  * bigint passes through a double.
  *
  * A first page is read from the accounts' month figures (`ROLLED`) when every account of the
- * holder (of the asset asked) holds the asked month, complete, or an earlier one: then it costs
+ * holder (of the asset asked) holds the asked month, complete, or an earlier one, or keeps every
+ * month it moved in (`history_known`): then it costs
  * a row per account and the page's own postings, whatever the month holds. Otherwise, and for
  * later pages or when `scan` asks it (the tests compare the two), from the postings (`SCANNED`).
  *
@@ -224,6 +242,7 @@ export const MONTHLY_STATEMENTS = sql`
       where not exists (
         select 1 from accounts a
         where a.user_id = h.id and (p_asset is null or a.asset = p_asset)
+          and not a.history_known
           and (a.month_start is null or a.month_start > p_from or (a.month_start = p_from and not a.month_known)));
     end if;
     select coalesce(array_agg(h.id), '{}') into v_scanned from unnest(p_users) as h(id) where h.id <> all(v_rolled);

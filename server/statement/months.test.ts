@@ -38,7 +38,8 @@ const opArb: fc.Arbitrary<Op> = fc.record({
 });
 
 /**
- * A month read from the accounts' month figures (ledger/balances.ts) against the same month read
+ * A month read from the accounts' month figures (ledger/balances.ts) and the months they kept
+ * (migration 0045) against the same month read
  * from every posting, for random entries of every writer (postEntry, ledger_move, the batch form,
  * settlement's income lines), dated in random months. They must be identical, first pages of any
  * size: the month figures' page reads postings and income lines apart, each a page's worth.
@@ -116,10 +117,14 @@ describe.each(DATABASES)('the monthly statement from month figures on %s', (kind
         const users = [nextUser, nextUser + 1n, nextUser + 2n];
         nextUser += 3n;
         const lastMonth = new Map<bigint, number>();
+        // Holders that took an entry dated before one they already had: a kept month misses it.
+        const late = new Set<bigint>();
         for (const o of ops) {
           if (!(await apply(users, o))) continue;
-          for (const u of [users[o.user] as bigint, ...(['transfer', 'earn', 'income'].includes(o.op) ? [users[o.other] as bigint] : [])])
+          for (const u of [users[o.user] as bigint, ...(['transfer', 'earn', 'income'].includes(o.op) ? [users[o.other] as bigint] : [])]) {
+            if (o.month < (lastMonth.get(u) ?? 0)) late.add(u);
             lastMonth.set(u, Math.max(lastMonth.get(u) ?? 0, o.month));
+          }
         }
         for (let m = 0; m < MONTHS.length - 1; m++) {
           for (const asset of [undefined, 'USDT' as const]) {
@@ -129,7 +134,8 @@ describe.each(DATABASES)('the monthly statement from month figures on %s', (kind
               const scanned = await holderMonths(t.ctx.db, users, range, null, limit, true);
               for (const u of users) {
                 // From its latest month on, every account of the holder holds a month no later than the one asked.
-                if (m >= (lastMonth.get(u) ?? 0)) expect(rolled.get(u)?.rolled).toBe(true);
+                // Entries in month order: every month is kept (migration 0045), the earlier ones too.
+                if (m >= (lastMonth.get(u) ?? 0) || !late.has(u)) expect(rolled.get(u)?.rolled).toBe(true);
                 expect({ ...rolled.get(u), rolled: false }).toEqual(scanned.get(u));
               }
             }
