@@ -64,9 +64,9 @@ const OwnedAsset = Type.Object({
 export const AssetData = Type.Object({
   /** The platform wallet's AIC: available and under review. */
   walletAic: AmountString,
-  /** AIC held in running earn orders (current, 30-day, 360-day): principal and the income credited to them; matured ones are claimable. */
+  /** AIC held in earn orders (current, 30-day, 360-day), matured ones not yet redeemed among them: principal and the income credited to them. */
   earnAic: AmountString,
-  /** What can be claimed now: 360-day rewards, unlocked network income, matured 30-day orders. */
+  /** What a tap on Claim moves to the wallet now: 360-day rewards and unlocked network income. */
   claimableAic: AmountString,
   /** Network income not yet unlocked. */
   lockedAic: AmountString,

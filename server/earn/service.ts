@@ -180,7 +180,7 @@ export async function setAutoRenew(ctx: AppContext, trx: Trx, userId: bigint, or
   return toOrder({ ...row, auto_renew: on }, ctx.clock.now());
 }
 
-/** Claims the rewards account (360-day static earnings, unlocked rebates) into the wallet. */
+/** Claims the rewards account (360-day static earnings) into the wallet; network income has its own claim (team/routes.ts). */
 export async function claimRewards(trx: Trx, userId: bigint, now: Date): Promise<{ claimed: string }> {
   const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: 'rewards' });
   if (amount <= 0n) throw new AppError('CLAIM_NONE');

@@ -64,7 +64,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     {
       schema: {
         tags: ['wallet'],
-        summary: 'Wallet balances, and total assets: wallet, earn products and claimable, in AIC and USD',
+        summary: 'Wallet balances, and total assets: wallet, earn products, claimable and locked, in AIC and USD',
         description:
           'From the platform’s own books, never waiting on the exchange: each balance’s `exchange` is this process’s copy of the exchange’s answer when one is fresh (`exchangeFresh`), else null while the exchange is asked in the background; GET /api/wallet/exchange-balances waits for it.',
         ...secured,
@@ -76,9 +76,10 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       const atExchange = exchange.balances.peek(userId);
       const [earn, price] = await Promise.all([holdingsOf(ctx.db, userId), currentPrice(ctx)]);
       const balances = earn.wallet;
-      // Running orders only: a matured 30-day order waits to be redeemed and counts once, as claimable.
-      const inProducts = earn.products.reduce((sum, p) => sum + p.running, 0n);
-      const claimable = earn.claimable.rewards + earn.claimable.network + earn.claimable.fixed;
+      // A matured 30-day order is still in its product until it is redeemed: "claimable" is only
+      // what a tap on Claim moves to the wallet (360-day rewards, unlocked network income).
+      const inProducts = earn.products.reduce((sum, p) => sum + p.running, 0n) + earn.claimable.fixed;
+      const claimable = earn.claimable.rewards + earn.claimable.network;
       const owned = ASSETS.map((asset) => ({ asset, total: earn.owned[asset], usd: inUsd(asset, earn.owned[asset], price.price) }));
       return ok({
         walletAic: formatUnits(balances.AIC.available + balances.AIC.pending),

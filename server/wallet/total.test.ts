@@ -73,9 +73,9 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     });
   });
 
-  it('moves a matured order from products to claimable, counted once, at the price in force', async () => {
+  it('keeps a matured order in products until it is redeemed, counted once, at the price in force', async () => {
     // Settled to 2026-12-03: the 30-day order (11-02 to 12-02) has matured with 30 days of 0.3%
-    // (2,000 + 180, claimable now); the current order has run 32 compounding cycles of 0.1%; the
+    // (2,000 + 180, redeemable now, still in products); the current order has run 32 compounding cycles of 0.1%; the
     // 360-day orders have earned 31 days of the pool's output, each day held to 0.5% of the
     // principal by the cap: 2,000 × 0.5% = 10 a day into rewards, and 1,000 reinvested at 0.5% a
     // day, compounding (1,167.20708316 after 31 days).
@@ -100,13 +100,14 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     // The books agree with each line.
     expect(wallet).toBe(books.wallet);
     expect(locked).toBe(books.locked_rewards);
-    expect(claimable).toBe(books.rewards + books.network_rewards + units(held.claimable.fixed));
-    expect(claimable).toBe(units(held.claimable.rewards) + units(held.claimable.network) + units(held.claimable.fixed));
-    expect(earn + units(held.claimable.fixed)).toBe(books.earning);
+    // Claimable is what the Claim buttons move: the 360-day rewards and unlocked network income.
+    expect(claimable).toBe(books.rewards + books.network_rewards);
+    expect(claimable).toBe(units(held.claimable.rewards) + units(held.claimable.network));
+    expect(earn).toBe(books.earning);
     expect(data).toMatchObject({
       walletAic: '4000',
-      earnAic: '4199.70807919',
-      claimableAic: '2490',
+      earnAic: '6379.70807919',
+      claimableAic: '310',
       totalAic: '10689.70807919',
       totalUsd: '12912.64969502',
       price: '1.2',

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { Static } from 'typebox';
 import type { ClaimData } from '../../../contract/earn.ts';
 import { PATHS } from '../../../contract/paths.ts';
@@ -10,8 +10,9 @@ import { useIdempotentAction } from './useIdempotentAction.ts';
 const TEAM_PAGE_SIZE = 20;
 
 /** Network income: claimable, locked, the next release and the unlock tier. */
-export const useZeroProfit = () =>
-  useQuery({ queryKey: queryKeys.zeroProfit, queryFn: () => apiGet<ZeroProfitData>(PATHS.zeroProfit) });
+export const zeroProfitQuery = queryOptions({ queryKey: queryKeys.zeroProfit, queryFn: () => apiGet<ZeroProfitData>(PATHS.zeroProfit) });
+
+export const useZeroProfit = () => useQuery(zeroProfitQuery);
 
 /** The network income's daily lock-ups, newest first, page by page. */
 export const useZeroLog = () =>

@@ -38,3 +38,13 @@ export function unlockProgress(data: Pick<ZeroProfitData, 'held' | 'tiers'>): Un
     next: above ? { ...above, missing: above.holding - held } : null,
   };
 }
+
+/** The share of network income a holding unlocks: the highest tier it reaches, else 0. */
+export function unlockShareAt(tiers: ZeroProfitData['tiers'], held: bigint): string {
+  let share = { holding: -1n, percent: '0' };
+  for (const tier of tiers) {
+    const holding = unitsOf(tier.holding) ?? 0n;
+    if (holding <= held && holding > share.holding) share = { holding, percent: tier.percent };
+  }
+  return share.percent;
+}

@@ -17,13 +17,17 @@ type View = (typeof VIEWS)[number];
 /** The sum of decimal strings, exactly. */
 const sum = (values: string[]) => formatUnits(values.reduce((total, value) => total + (unitsOf(value) ?? 0n), 0n));
 
-/** The rows of the view: each product's principal, the income on them, what is claimable now. */
+/**
+ * The rows of the view: each product's principal, the income on them (matured orders not yet
+ * redeemed among them), and what the Claim buttons move to the wallet now: 360-day rewards and
+ * unlocked network income. A matured order is redeemed, not claimed.
+ */
 function rowsOf(data: PositionsData, t: (key: string) => string) {
-  const { rewards, network, fixed } = data.claimable;
+  const { rewards, network } = data.claimable;
   return [
     ...data.products.map((p) => ({ key: p.product, label: t(`product.${p.product}.name`), aic: p.principal })),
     { key: 'income', label: t('dual.income'), aic: sum(data.products.map((p) => p.income)) },
-    { key: 'claimable', label: t('dual.claimable'), aic: sum([rewards, network, fixed]) },
+    { key: 'claimable', label: t('dual.claimable'), aic: sum([rewards, network]) },
   ];
 }
 

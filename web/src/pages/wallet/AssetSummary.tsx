@@ -5,12 +5,14 @@ import { useAsset, useExchangeBalances } from '../../api/wallet.ts';
 import { Figure } from '../../components/Figure.tsx';
 import { LoadFailed } from '../../components/LoadFailed.tsx';
 import { Pending } from '../../components/Pending.tsx';
+import { unitsOf } from '../../lib/amount.ts';
+import { LockedNote } from './LockedNote.tsx';
 import { exchangeFigure } from './moves.ts';
 
 /**
  * Total assets: what the holder owns of each asset, never one counted in the other (the AIC
  * total with the four lines it adds up to: the wallet, what is in earn products, what is
- * claimable, what is locked; then the USDT total), and both together in USD at the price in
+ * claimable (what the Claim buttons move), what is locked, and until when; then the USDT total), and both together in USD at the price in
  * force, labelled so; then each asset's available, under-review and exchange balances.
  * While they load, the same cards with the figures pending, so the page keeps its size. The
  * platform's figures come at once; the exchange balance is asked apart and fills in when the
@@ -48,6 +50,7 @@ export function AssetSummary() {
           <Figure label={t('wallet.claimable')} value={amount(data?.claimableAic)} unit="AIC" />
           <Figure label={t('wallet.locked')} value={amount(data?.lockedAic)} unit="AIC" />
         </dl>
+        {(unitsOf(data?.lockedAic) ?? 0n) > 0n && <LockedNote />}
         <p className="wallet-total__price">
           {data ? t('wallet.price', { price: formatFigure(data.price) }) : <Pending sample={t('wallet.price', { price: '0.00' })} />}
         </p>
