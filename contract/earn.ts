@@ -109,6 +109,16 @@ export type OrderListData = Static<typeof OrderListData>;
 export const OrderIdQuery = Type.Object({ id: Type.String({ pattern: '^\\d{1,19}$' }) });
 export const OrderIdBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }) });
 export type OrderIdBody = Static<typeof OrderIdBody>;
+/**
+ * POST /api/user/redeem-current: the order, and the AIC to redeem; without `amount` (or with all
+ * the order holds) the whole order. A part is at least the product's minimum and leaves zero or
+ * at least the minimum (REDEEM_BELOW_MINIMUM, REDEEM_REMAINDER, REDEEM_MORE).
+ */
+export const RedeemCurrentBody = Type.Object({
+  orderId: Type.String({ pattern: '^\\d{1,19}$' }),
+  amount: Type.Optional(Type.String({ maxLength: 64 })),
+});
+export type RedeemCurrentBody = Static<typeof RedeemCurrentBody>;
 /** POST /api/user/auto-renew: switches a running 30-day order's auto-renew on or off. */
 export const AutoRenewBody = Type.Object({ orderId: Type.String({ pattern: '^\\d{1,19}$' }), autoRenew: Type.Boolean() });
 export type AutoRenewBody = Static<typeof AutoRenewBody>;

@@ -93,6 +93,12 @@ export const ERRORS = {
   AUTO_RENEW_PRODUCT: { code: 153, http: 422, message: 'err.autoRenewProduct' },
   /** 154: auto-renew switched on an order that is no longer running (matured, redeemed, renewed). */
   AUTO_RENEW_CLOSED: { code: 154, http: 422, message: 'err.autoRenewClosed' },
+  /** 156: a partial redemption of more than the current order holds. */
+  REDEEM_MORE: { code: 156, http: 422, message: 'err.redeemMore' },
+  /** 157: a partial redemption under the product's minimum. */
+  REDEEM_BELOW_MINIMUM: { code: 157, http: 422, message: 'err.redeemBelowMinimum' },
+  /** 158: a partial redemption that would leave more than zero but less than the minimum in the order. */
+  REDEEM_REMAINDER: { code: 158, http: 422, message: 'err.redeemRemainder' },
   /** 160: a recharge or transfer in the exchange refused: the holder's exchange balance is short (nothing credited). */
   EXCHANGE_BALANCE: { code: 160, http: 422, message: 'err.exchangeBalance' },
   /** 161: a recharge or transfer in without the holder's consent at the exchange (withdrawn, or never given): sign in again. */

@@ -190,6 +190,7 @@ describe('earn products at 390x844', () => {
 
     // Redeem both: the current order any time, the 30-day one now that it has matured.
     await earn.redeemButton(current).click();
+    await earn.submitRedeemForm();
     expect(await text(earn.confirmDialog)).toContain('Redeem');
     await earn.confirm();
     await expect.poll(() => text(earn.orderStatus(current))).toBe('Redeemed');

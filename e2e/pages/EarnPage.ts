@@ -175,6 +175,19 @@ export class EarnPage {
     return order.getByRole('button', { name: /^Redeem/ });
   }
 
+  /** A current order's redeem form (all or part), opened by its Redeem. */
+  redeemForm(label: RegExp = /^Redeem · /) {
+    return this.page.getByRole('dialog', { name: label });
+  }
+
+  /** Sends the redeem form as it stands (the whole holding unless changed): its confirm opens. */
+  async submitRedeemForm(amount?: string): Promise<void> {
+    const form = this.redeemForm();
+    if (amount !== undefined) await form.getByRole('textbox', { name: 'Amount to redeem' }).fill(amount);
+    await form.getByRole('button', { name: 'Confirm', exact: true }).click();
+    await this.confirmDialog.waitFor();
+  }
+
   reinvestSwitch(order: Locator) {
     return order.getByRole('switch', { name: /^Reinvestment/ });
   }

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AutoRenewBody, BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
+import { AutoRenewBody, BindBody, BindData, BuyBody, ClaimData, DailyIncomeData, Order, OrderIdBody, OrderIdQuery, OrderListData, OrderListQuery, ProductInfoData, RedeemCurrentBody, RewardLogData, RewardLogQuery, UserLogData, UserLogQuery } from '../../contract/earn.ts';
 import { RateHistoryData } from '../../contract/rates.ts';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
@@ -136,7 +136,14 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     idempotentPost(app, ctx, path, { tags, summary, body: OrderIdBody, data: Order }, ({ userId, body }, trx) =>
       action(ctx, trx, userId, BigInt(body.orderId)),
     );
-  byOrder(PATHS.redeemCurrent, 'Redeem a current order: principal and completed cycles’ income', redeemCurrent);
+  idempotentPost(
+    app,
+    ctx,
+    PATHS.redeemCurrent,
+    { tags, summary: 'Redeem a current order, all or part: principal and completed cycles’ income', body: RedeemCurrentBody, data: Order },
+    ({ userId, body }, trx) =>
+      redeemCurrent(ctx, trx, userId, BigInt(body.orderId), body.amount === undefined ? undefined : amountFrom(body.amount)),
+  );
   byOrder(PATHS.redeemRegular, 'Redeem a matured 30-day order: principal plus income', redeemRegular);
   byOrder(PATHS.oneRebuy, 'Switch reinvestment on for a 360-day order', (c, trx, u, id) => setReinvest(c, trx, u, id, true));
   byOrder(PATHS.cancelRebuy, 'Switch reinvestment off for a 360-day order', (c, trx, u, id) =>

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Order } from '../../contract/earn.ts';
 import { formatUnits } from '../../contract/money.ts';
+import { checkRedemption } from '../../contract/redemption.ts';
 import type { AppContext } from '../context.ts';
 import type { Database, Product } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -135,11 +136,39 @@ async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeeme
   return toOrder({ ...row, status }, now);
 }
 
-/** Current: principal and the income of completed cycles back to the wallet, any time. */
-export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint): Promise<Order> {
+/**
+ * Current: principal and the income of completed cycles back to the wallet, any time, all or
+ * part (PRODUCT.md): `amount`, when given, at least the product's minimum and leaving zero or at
+ * least the minimum in the order; all of it (or none given) closes the order. A part comes from
+ * the order's income first, then its principal; the running cycle pays at its end on what is left.
+ */
+export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, orderId: bigint, amount?: bigint): Promise<Order> {
   const row = await findOrder(trx, userId, orderId, true);
   if (!row || kindOf(row) !== 'flexible' || !isActive(row.status)) throw new AppError('REDEEM_NONE');
-  return payOut(ctx, trx, row, 'redeemed');
+  const holding = row.principal + row.income;
+  if (amount === undefined || amount === holding) return payOut(ctx, trx, row, 'redeemed');
+  const now = ctx.clock.now();
+  const { minimum } = await earnParams(trx, ctx.config.earn, utcDay(now));
+  const verdict = checkRedemption(holding, amount, minimum);
+  if (!verdict.ok) throw new AppError(verdict.refusal);
+  return payPart(trx, row, amount, now);
+}
+
+/** Returns `amount` of a current order's holding to the wallet, income first; the order runs on. */
+async function payPart(trx: Trx, row: OrderRow, amount: bigint, now: Date): Promise<Order> {
+  const fromIncome = amount < row.income ? amount : row.income;
+  await postEntry(trx, {
+    kind: 'redeem',
+    ref: `order:${row.id}`,
+    at: now,
+    postings: [
+      { userId: row.user_id, asset: 'AIC', kind: 'earning', amount: -amount },
+      { userId: row.user_id, asset: 'AIC', kind: 'wallet', amount },
+    ],
+  });
+  const left = { principal: row.principal - (amount - fromIncome), income: row.income - fromIncome };
+  await trx.updateTable('orders').set(left).where('user_id', '=', row.user_id).where('id', '=', row.id).execute();
+  return toOrder({ ...row, ...left }, now);
 }
 
 /** 30-day: principal plus income once matured; early redemption is refused. */

@@ -86,10 +86,13 @@ const ACTION_CALLS: Record<OrderAction, { path: string; body?: object }> = {
   autoRenewOff: { path: PATHS.autoRenew, body: { autoRenew: false } },
 };
 
+/** An order action's request: a current order's redemption may name the part (`amount`). */
+export type OrderActionBody = { action: OrderAction; orderId: string; amount?: string };
+
 export const useOrderAction = () =>
-  useIdempotentAction<{ action: OrderAction; orderId: string }, Order>({
-    run: ({ action, orderId }, idempotencyKey) =>
-      apiPost<Order>(ACTION_CALLS[action].path, { orderId, ...ACTION_CALLS[action].body }, { idempotencyKey }),
-    fingerprint: ({ action, orderId }) => `${action}|${orderId}`,
+  useIdempotentAction<OrderActionBody, Order>({
+    run: ({ action, orderId, amount }, idempotencyKey) =>
+      apiPost<Order>(ACTION_CALLS[action].path, { orderId, ...(amount === undefined ? {} : { amount }), ...ACTION_CALLS[action].body }, { idempotencyKey }),
+    fingerprint: ({ action, orderId, amount }) => `${action}|${orderId}|${amount ?? ''}`,
     invalidate: MONEY_QUERIES,
   });

@@ -17,18 +17,25 @@ export type RedeemCost = {
 };
 
 /**
- * The cost of redeeming `order`: for a current order, the income its unfinished cycle would pay
- * at its end (the settlement's own formula, on what it holds now), and for any order whose
- * principal leaves the holding the rebate unlock tiers look at, the tier before and after.
+ * The cost of redeeming `amount` of `order` (all of it by default): for a current order, the
+ * income its unfinished cycle would have paid on that part at its end (the settlement's own
+ * formula), and for any order whose principal leaves the holding the rebate unlock tiers look
+ * at, the tier before and after.
  * `dailyRate` is the current product's rate in force; `network` the holder's network income
  * figures (their holding and the tiers).
  */
-export function redeemCost(order: Order, dailyRate: string | null, network: Pick<ZeroProfitData, 'held' | 'tiers'>): RedeemCost {
-  const holding = unitsOf(order.redeemable) ?? 0n;
+export function redeemCost(
+  order: Order,
+  dailyRate: string | null,
+  network: Pick<ZeroProfitData, 'held' | 'tiers'>,
+  amount: bigint = unitsOf(order.redeemable) ?? 0n,
+): RedeemCost {
   const cycleIncome =
-    kindOf(order) === 'flexible' && dailyRate !== null ? recomputeIncome('current', { holding: holding.toString(), rate: dailyRate }) : null;
+    kindOf(order) === 'flexible' && dailyRate !== null ? recomputeIncome('current', { holding: amount.toString(), rate: dailyRate }) : null;
   const heldBefore = unitsOf(network.held) ?? 0n;
-  const principal = unitsOf(order.quantity) ?? 0n;
+  // A part comes from the order's income first (server/earn/service.ts): only the rest is principal.
+  const [income, quantity] = [unitsOf(order.income) ?? 0n, unitsOf(order.quantity) ?? 0n];
+  const principal = amount - income > quantity ? quantity : amount > income ? amount - income : 0n;
   const heldAfter = heldBefore > principal ? heldBefore - principal : 0n;
   const before = unlockShareAt(network.tiers, heldBefore);
   const after = unlockShareAt(network.tiers, heldAfter);

@@ -1,14 +1,12 @@
 import Button from 'antd-mobile/es/components/button';
-import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
 import { isActive, kindOf, renews } from '../../../../../contract/products.ts';
-import { type OrderAction, productInfoQuery, useOrderAction } from '../../../api/earn.ts';
-import { zeroProfitQuery } from '../../../api/team.ts';
+import { type OrderAction, useOrderAction } from '../../../api/earn.ts';
 import { useConfirmedAction } from '../../../api/useConfirmedAction.ts';
-import { secondsLeft, seenAt, splitCountdown } from '../../../lib/countdown.ts';
-import { redeemCost } from '../../../lib/redeemCost.ts';
-import { RedeemQuestion } from './RedeemQuestion.tsx';
+import { RedeemSheet } from './RedeemSheet.tsx';
+import { useRedeemQuestion } from './useRedeemQuestion.tsx';
 import { OfflineReason } from '../../../components/OfflineReason.tsx';
 import { useOffline } from '../../../lib/connectivity.ts';
 
@@ -44,7 +42,9 @@ function OrderSwitch({ text, label, on, disabled, onClick }: { text: string; lab
 export function OrderActions({ order, label }: { order: Order; label: string }) {
   const { t } = useTranslation();
   const { start, sending } = useConfirmedAction(useOrderAction());
-  const queryClient = useQueryClient();
+  const redeemQuestion = useRedeemQuestion(order);
+  // Each opening of the redeem form is a new one: a tap while the last one closes opens afresh.
+  const [opening, setOpening] = useState(0);
   const offline = useOffline();
   // Offline nothing here can reach the server: the switches and Redeem are off, and say why.
   const off = sending || offline;
@@ -53,24 +53,15 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
   const run = (action: OrderAction, question: string) =>
     start(() => ({ question, body: { action, orderId: order.id }, success: () => t('common.operationSuccess') }));
 
-  // The confirm says what the redemption costs: it reads the rate in force and the holder's
-  // unlock tiers first (from the cache when fresh); when they cannot be read, it says so.
+  // The confirm says what the redemption costs; a current order's opens its form first (all or part).
   const redeemWith = (action: OrderAction) =>
-    start(async () => {
-      const [info, network] = await Promise.all([
-        queryClient.fetchQuery(productInfoQuery).catch(() => null),
-        queryClient.fetchQuery(zeroProfitQuery).catch(() => null),
-      ]);
-      const rate = info?.products.find((p) => p.product === order.product)?.dailyRate ?? null;
-      const cost = info && network ? redeemCost(order, rate, network) : null;
-      const left = order.countdownSeconds === null ? null : splitCountdown(secondsLeft(order.countdownSeconds, seenAt(order), Date.now()));
-      const cycleLeft = left && (left.days > 0 ? t('earn.countdown', left) : left.time);
-      return {
-        question: <RedeemQuestion amount={order.redeemable} cost={cost} cycleLeft={cycleLeft} />,
-        body: { action, orderId: order.id },
-        success: () => t('common.operationSuccess'),
-      };
-    });
+    action === 'redeemCurrent'
+      ? setOpening((n) => n + 1)
+      : start(async () => ({
+          question: await redeemQuestion(),
+          body: { action, orderId: order.id },
+          success: () => t('common.operationSuccess'),
+        }));
 
   if (!redeem && !reinvest && !autoRenew) return null;
   return (
@@ -114,6 +105,7 @@ export function OrderActions({ order, label }: { order: Order; label: string }) 
         </Button>
       )}
       <OfflineReason />
+      {opening > 0 && <RedeemSheet key={opening} order={order} label={label} onClosed={() => setOpening(0)} />}
     </div>
   );
 }
