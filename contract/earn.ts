@@ -25,6 +25,18 @@ const ProductCard = Type.Object({
   maxDailyRate: Type.Union([Type.String(), Type.Null()], {
     description: "360-day: the most an order earns from the pool in a day, as a decimal share of its principal; null for the others",
   }),
+  maxApr: Type.Union([Type.String(), Type.Null()], { description: '360-day: the maximum daily rate × 365, in percent; null for the others' }),
+  recent: Type.Union(
+    [
+      Type.Object({
+        dailyRate: Type.String({ description: 'What the shares paid over the principal sharing them, as a decimal a day' }),
+        apr: Type.String({ description: 'That rate × 365, in percent' }),
+        days: Type.Integer({ description: 'The settled days it covers (at most seven)' }),
+      }),
+      Type.Null(),
+    ],
+    { description: '360-day: the rate the product actually paid over the last seven settled days; null for the others, or before any' },
+  ),
   upcoming: UpcomingChange,
 });
 export const ProductInfoData = Type.Object({
@@ -34,6 +46,8 @@ export const ProductInfoData = Type.Object({
   quotaLeft: AmountString,
   /** Today's coefficient c = base^N (360-day). */
   coefficient: Type.String(),
+  /** The holder's own computing power: their earning 360-day orders'. */
+  myPower: AmountString,
   /** The base c grows by each day since launch (1.02 by default: COEFFICIENT_BASE). */
   coefficientBase: Type.String(),
   coefficientDay: Type.Integer({ description: 'N: whole days since launch (capped)' }),

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../contract/earn.ts';
+import { formatAmount } from '../contract/format.ts';
 import { EarnPage } from './pages/EarnPage.ts';
 import { IncomePage } from './pages/IncomePage.ts';
 import { callApi } from './support/api.ts';
@@ -14,12 +15,14 @@ const SHOTS = '/tmp/yield-cap';
 /**
  * The 360-day cap (issue 44, point 1): on a fresh start the pool releases 10,000 AIC a day, the
  * whole of it this holder's share; the form estimates, and the first settled day pays, at most
- * 3,000 × 0.5% = 15 AIC. The card and the estimate say the maximum, in each language's format.
+ * 3,000 × 0.5% = 15 AIC. The card and the estimate say the maximum, in each language's format,
+ * and the card what the product paid once a day has settled, the holder's own power, and the
+ * lock and the risk in a sentence; the confirm repeats the estimate.
  */
 const LANGUAGES = [
-  { key: 'en', html: 'en', estimate: '15.00 AIC', percent: '0.5%' },
-  { key: 'Indonesia', html: 'id', estimate: '15,00 AIC', percent: '0,5%' },
-  { key: 'Hindi', html: 'hi', estimate: '15.00 AIC', percent: '0.5%' },
+  { key: 'en', html: 'en', estimate: '15.00 AIC', percent: '0.5%', apr: '182.5%' },
+  { key: 'Indonesia', html: 'id', estimate: '15,00 AIC', percent: '0,5%', apr: '182,5%' },
+  { key: 'Hindi', html: 'hi', estimate: '15.00 AIC', percent: '0.5%', apr: '182.5%' },
 ] as const;
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -70,6 +73,10 @@ describe('the 360-day estimate and the first settled day within the cap', () => 
         const { card, preview } = await open360(page);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe(language.html);
         expect(await text(card)).toBe(message(language.key, 'earn.poolShareCapped', { rate: language.percent }));
+        const values = { rate: language.percent, apr: language.apr };
+        expect(await text(page.getByTestId('max-rate-reinvest360'))).toBe(message(language.key, 'earn.poolMaxRates', values));
+        expect(await text(page.getByTestId('recent-rate-reinvest360'))).toBe(message(language.key, 'earn.poolRecentNone', {}));
+        expect(await text(page.getByTestId('risk-reinvest360'))).toBe(message(language.key, 'earn.poolRisk', { days: '360', rate: language.percent }));
         await page.locator('input[inputmode="decimal"]:visible').last().fill('3000');
         // The whole day's output (10,000 AIC) would be this holder's: the estimate is the cap.
         await expect.poll(() => text(preview.locator('.figure dd').nth(1))).toBe(language.estimate);
@@ -89,6 +96,10 @@ describe('the 360-day estimate and the first settled day within the cap', () => 
     await earn.goto();
     await earn.openTab('360 days');
     await earn.submit('360 days', '3000');
+    // The confirm repeats the estimate, as one.
+    expect(await text(earn.confirmDialog.getByTestId('confirm-pool-estimate'))).toMatch(
+      /^Computing power [\d,]+\.\d\d; at today's output about 15\.00 AIC a day \(at most 0\.5% of the amount\), not guaranteed\.$/,
+    );
     await earn.confirm();
     await page.getByText('Subscription successful').waitFor();
 
@@ -98,6 +109,16 @@ describe('the 360-day estimate and the first settled day within the cap', () => 
     expect(orders.items.map((order) => order.income)).toEqual(['15']);
     // The only power in the pool is this order's (5 × 3,000 × today's coefficient).
     const power = grouped(orders.items[0]?.power ?? '');
+    // The card: what the settled day paid (the cap: 15 on 3,000), and the holder's own power.
+    await earn.goto();
+    await page.reload();
+    await earn.openTab('360 days');
+    await expect
+      .poll(() => text(page.getByTestId('recent-rate-reinvest360')), { timeout: 5000 })
+      .toBe('Paid on the last settled day: 0.5% daily · 182.5% APR');
+    expect(await text(earn.productFigure('360 days', 'Your computing power'))).toBe(formatAmount(orders.items[0]?.power ?? ''));
+    await page.getByTestId('risk-reinvest360').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/card-settled-en-390.png` });
     const income = new IncomePage(page, server.baseUrl);
     await income.open();
     await income.showKind('360 days');

@@ -333,6 +333,9 @@ interface SettlementDaysTable {
   notice_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The figures every static line of the day shares, as its inputs show them (income/inputs.ts). */
   static_inputs: ColumnType<unknown, string | null | undefined, string | null>;
+  /** The principal of the 360-day orders sharing the day's output, and what their shares paid (migration 0046). */
+  static_principal: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
+  static_paid: ColumnType<bigint | null, bigint | null | undefined, bigint | null>;
 }
 
 interface TeamStatsTable {

@@ -60,18 +60,31 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       const userId = userIdOf(request);
       const today = utcDay(ctx.clock.now());
       const [platform, holder] = await Promise.all([platformFigures(ctx, today), holderFigures(ctx.db, userId, today)]);
-      const { params, history, poolOutput, totalPower } = platform;
+      const { params, history, poolOutput, totalPower, poolRecent } = platform;
       return ok({
         products: PRODUCTS.map((product) => {
           const rate = dailyRateOf(params, product);
           const { termDays, cycleHours, kind } = productOf(product);
-          const maxDailyRate = kind === 'pool' ? params.poolMaxDailyRate : null;
-          return { product, dailyRate: rate, apr: rate === null ? null : aprOf(rate), termDays, cycleHours, maxDailyRate, upcoming: upcomingFor(history, product) };
+          const pool = kind === 'pool';
+          const maxDailyRate = pool ? params.poolMaxDailyRate : null;
+          const recent = pool && poolRecent ? { ...poolRecent, apr: aprOf(poolRecent.dailyRate) } : null;
+          return {
+            product,
+            dailyRate: rate,
+            apr: rate === null ? null : aprOf(rate),
+            termDays,
+            cycleHours,
+            maxDailyRate,
+            maxApr: maxDailyRate === null ? null : aprOf(maxDailyRate),
+            recent,
+            upcoming: upcomingFor(history, product),
+          };
         }),
         minimum: formatUnits(params.minimum),
         dailyQuota: formatUnits(params.dailyQuota),
         quotaLeft: formatUnits(params.dailyQuota > holder.used ? params.dailyQuota - holder.used : 0n),
         coefficient: formatScaled(coefficientScaled(params, today)),
+        myPower: formatUnits(holder.power),
         coefficientBase: params.coefficientBase,
         coefficientDay: Math.min(daysBetween(params.launchDay, today), params.coefficientMaxDays),
         powerMultiplier: params.powerMultiplier.toString(),

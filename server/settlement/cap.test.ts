@@ -4,6 +4,7 @@ import { formatUnits } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { createSession } from '../auth/sessions.ts';
 import { EARN_PARAM_NAMES } from '../earn/params.ts';
+import { aprOf } from '../earn/routes.ts';
 import { balanceOf, checkLedger, SYSTEM } from '../ledger/ledger.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { setParam } from '../platform/params.ts';
@@ -27,6 +28,20 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
   const pool = () => balanceOf(t.ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
   const staticLog = async (who: string) =>
     (await t.app.inject({ url: PATHS.rewardLog, query: { kind: 'static' }, headers: bearer(await token(who)) })).json().data.items;
+
+  /** The static lines' own rate, apart from the settlement's kept figures: what they paid over the principal sharing. */
+  const rateOfLines = async () => {
+    const lines = await t.ctx.db
+      .selectFrom('income')
+      .select((eb) => [eb.fn.sum<string>('amount').as('paid'), eb.fn.sum<string>('source').as('principal')])
+      .where('kind', '=', 'static')
+      .executeTakeFirstOrThrow();
+    return formatUnits((BigInt(lines.paid) * 100_000_000n) / BigInt(lines.principal));
+  };
+  const recentOf = async () =>
+    (await t.app.inject({ url: PATHS.productInfo, headers: bearer(await token('bob')) }))
+      .json()
+      .data.products.find((p: { product: string }) => p.product === 'reinvest360').recent;
 
   beforeAll(async () => {
     t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });
@@ -54,7 +69,7 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
   it('estimates within the cap before subscribing, and says the maximum', async () => {
     const info = (await t.app.inject({ url: PATHS.productInfo, headers: bearer(await token('bob')) })).json().data;
     const long = info.products.find((p: { product: string }) => p.product === 'reinvest360');
-    expect(long).toMatchObject({ maxDailyRate: '0.005', dailyRate: null });
+    expect(long).toMatchObject({ maxDailyRate: '0.005', maxApr: '182.50', dailyRate: null, recent: null });
     expect(info.products.filter((p: { maxDailyRate: string | null }) => p.maxDailyRate !== null)).toHaveLength(1);
   });
 
@@ -70,6 +85,17 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
     expect(await pool()).toBe(1_000_000_00000000n - 20_00000000n);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
     expect((await verifyDay(t.ctx.db, t.ctx.config, '2026-11-02')).problems).toEqual([]);
+  });
+
+  it("shows what the product paid over its settled days, as its own lines add up, and the holder's own power", async () => {
+    const info = (await t.app.inject({ url: PATHS.productInfo, headers: bearer(await token('bob')) })).json().data;
+    const long = info.products.find((p: { product: string }) => p.product === 'reinvest360');
+    expect(await rateOfLines()).toBe('0.005');
+    expect(long.recent).toEqual({ dailyRate: '0.005', apr: '182.50', days: 1 });
+    // Bob's one earning order, its power grown by the reinvested share; Alice's is hers.
+    expect(info.myPower).toBe('15076.5');
+    const alice = (await t.app.inject({ url: PATHS.productInfo, headers: bearer(await token('alice')) })).json().data;
+    expect(alice.myPower).toBe('5000');
   });
 
   it('explains a capped line and recomputes it from its inputs', async () => {
@@ -92,6 +118,10 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
     expect(await pool()).toBe(1_000_000_00000000n - 20_00000000n - 9_999_79999999n);
     const report = await verifyDay(t.ctx.db, t.ctx.config, '2026-11-03');
     expect(report.problems).toEqual([]);
+    // Two settled days now, weighted by the principal sharing each: (20 + 9,999.79999999) / (4,000 + 4,015).
+    const rate = await rateOfLines();
+    expect(rate).toBe('1.250131');
+    expect(await recentOf()).toEqual({ dailyRate: rate, apr: aprOf(rate), days: 2 });
   });
 
   it('finds a line paid above its cap', async () => {

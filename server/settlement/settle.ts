@@ -2,6 +2,7 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 import { formatUnits, parseRate } from '../../contract/money.ts';
 import { productOf, productsOfKind } from '../../contract/products.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { coefficientScaled, type EarnParams, earnParams, productRates } from '../earn/params.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
@@ -114,10 +115,11 @@ async function dayOutput(trx: Trx, day: string, params: EarnParams, now: Date) {
   const poolBalance = await balanceOf(trx, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });
   const { numerator, denominator } = parseRate(params.poolDailyOutputRate);
   const output = (poolBalance * numerator) / denominator;
-  const power = await sql<{ total: bigint }>`
-    select coalesce(bigint_sum(power), 0) as total from orders where ${runningOn('pool', day)}`.execute(trx);
+  const power = await sql<{ total: bigint; principal: bigint }>`
+    select coalesce(bigint_sum(power), 0) as total, coalesce(bigint_sum(principal), 0) as principal
+    from orders where ${runningOn('pool', day)}`.execute(trx);
   const totalPower = power.rows[0]?.total ?? 0n;
-  const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance };
+  const figures = { pool_output: output, total_power: totalPower, pool_balance: poolBalance, static_principal: power.rows[0]?.principal ?? 0n };
   await trx
     .insertInto('settlement_days')
     .values({ day, status: 'running', ...figures, started_at: now })
@@ -540,12 +542,25 @@ export async function settleDay(ctx: AppContext, day: string, options: SettleOpt
   const accounts = state.shortfalls.sort((a, b) => order.indexOf(a.step) - order.indexOf(b.step)).map((s) => s.account);
   const shortfall = accounts.length ? [...new Set(accounts)].join(',') : null;
   const durationMs = Date.now() - started;
+  const staticPaid = status === 'done' ? await poolPaid(ctx.db, day) : null;
   await ctx.db
     .insertInto('settlement_days')
-    .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs })
-    .onConflict((oc) => oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs }))
+    .values({ day, status, shortfall, started_at: now, finished_at: ctx.clock.now(), duration_ms: durationMs, static_paid: staticPaid })
+    .onConflict((oc) => oc.column('day').doUpdateSet({ status, shortfall, finished_at: ctx.clock.now(), duration_ms: durationMs, static_paid: staticPaid }))
     .execute();
   return { day, status, ...counts, shortfall, durationMs, steps };
+}
+
+/**
+ * What the day's 360-day shares took from the pool, as the ledger has it: the pool's postings
+ * (a handful a day, read by the postings' key) of the day's static entries.
+ */
+async function poolPaid(db: Db, day: string): Promise<bigint> {
+  const { rows } = await sql<{ paid: bigint }>`
+    select coalesce(-sum(p.amount), 0)::bigint as paid
+    from postings p join journal_entries e on e.id = p.entry_id
+    where p.user_id = ${SYSTEM} and p.asset = 'AIC' and p.kind = 'supercomputing_pool' and e.ref = ${`settlement:${day}:static`}`.execute(db);
+  return rows[0]?.paid ?? 0n;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Product } from '../../../../contract/products.ts';
 import { formatAmount, formatRate } from '../../lib/format.ts';
 import { formatUnits } from '../../../../contract/money.ts';
 import { Figure } from '../../components/Figure.tsx';
-import { dailyIncome, dailyShare, powerOf, scaled, termIncome } from './estimate.ts';
+import { dailyIncome, poolEstimate, termIncome } from './estimate.ts';
 import { productOf } from '../../../../contract/products.ts';
 
 const shown = (units: bigint) => formatAmount(formatUnits(units));
@@ -20,9 +20,7 @@ export function Preview({ product, info, amount }: { product: Product; info: Pro
   let figures: { label: string; value: string; unit?: string }[];
   let note: string | null = null;
   if (productOf(product).kind === 'pool') {
-    const power = powerOf(value, info.powerMultiplier, info.coefficient);
-    const maxRate = card?.maxDailyRate ?? '0';
-    const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n, value, maxRate);
+    const { power, share, maxRate } = poolEstimate(info, product, value);
     figures = [
       { label: t('earn.power'), value: shown(power) },
       { label: t('earn.dailyShare'), value: shown(share), unit: 'AIC' },
@@ -49,5 +47,19 @@ export function Preview({ product, info, amount }: { product: Product; info: Pro
       </dl>
       {note && <p className="preview__note">{note}</p>}
     </section>
+  );
+}
+
+/**
+ * The 360-day confirm's estimate: the power the amount gets and its share of today's output,
+ * at most the cap, said as an estimate (PRODUCT.md: the estimate applies the same cap).
+ */
+export function PoolConfirmEstimate({ info, product, amount }: { info: ProductInfoData; product: Product; amount: bigint }) {
+  const { t } = useTranslation();
+  const { power, share, maxRate } = poolEstimate(info, product, amount);
+  return (
+    <p className="confirm__note" data-testid="confirm-pool-estimate">
+      {t('earn.confirmPoolEstimate', { power: shown(power), share: shown(share), rate: formatRate(maxRate) })}
+    </p>
   );
 }

@@ -9,7 +9,8 @@ import { productOf } from '../../../../contract/products.ts';
 
 /**
  * One product: its daily rate and the equivalent APR (so it compares with other platforms),
- * its term and rule; for 360-day today's coefficient, the power formula and the pool.
+ * its term and rule; for 360-day the most it pays and what it paid lately, today's coefficient,
+ * the power formula, the pool, the holder's own power, and the lock and the risk in a sentence.
  */
 export function ProductCard({ product, info }: { product: Product; info: ProductInfoData }) {
   const { t } = useTranslation();
@@ -23,6 +24,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
       <p className={rate === null ? 'product-card__rate product-card__rate--pool' : 'product-card__rate'} data-testid={`rate-${product}`}>
         {rate !== null && card?.apr ? t('earn.rates', { rate, apr: formatPercent(card.apr) }) : t('earn.poolShareCapped', { rate: formatRate(card?.maxDailyRate) })}
       </p>
+      {pool && card && <PoolRates card={card} />}
       <dl className="figures">
         <Figure
           label={t('earn.term')}
@@ -33,6 +35,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
             <Figure label={t('earn.coefficient')} value={formatFigure(info.coefficient)} />
             <Figure label={t('earn.poolOutputToday')} value={formatAmount(info.poolOutputToday)} unit="AIC" />
             <Figure label={t('earn.totalPower')} value={formatAmount(info.totalPower)} />
+            <Figure label={t('earn.myPower')} value={formatAmount(info.myPower)} />
           </>
         )}
       </dl>
@@ -46,6 +49,11 @@ export function ProductCard({ product, info }: { product: Product; info: Product
       <p className="card__text">
         {t(`product.${product}.rule`, { multiplier: formatFigure(info.powerMultiplier), base: formatFigure(info.coefficientBase) })}
       </p>
+      {pool && (
+        <p className="card__text product-card__risk" data-testid={`risk-${product}`}>
+          {t('earn.poolRisk', { days: card?.termDays ?? 0, rate: formatRate(card?.maxDailyRate) })}
+        </p>
+      )}
       {card?.upcoming && (
         <p className="product-card__upcoming" role="note">
           {t('rates.upcoming', { name: t(paramLabelKey(card.upcoming.name) ?? card.upcoming.name), value: formatParamValue(card.upcoming.name, card.upcoming.value), day: formatDay(card.upcoming.effectiveDay) })}
@@ -55,5 +63,25 @@ export function ProductCard({ product, info }: { product: Product; info: Product
         {t('rates.entry')}
       </Link>
     </section>
+  );
+}
+
+/**
+ * The 360-day product's rates as a holder compares them: the most it pays (the cap, a day and
+ * as an APR) and what it actually paid over the last settled days, both from the server.
+ */
+function PoolRates({ card }: { card: ProductInfoData['products'][number] }) {
+  const { t } = useTranslation();
+  const product = card.product;
+  return (
+    <p className="product-card__rates">
+      <span data-testid={`max-rate-${product}`}>{t('earn.poolMaxRates', { rate: formatRate(card.maxDailyRate), apr: formatPercent(card.maxApr) })}</span>
+      <br />
+      <span data-testid={`recent-rate-${product}`}>
+        {card.recent
+          ? t('earn.poolRecent', { rate: formatRate(card.recent.dailyRate), apr: formatPercent(card.recent.apr), count: card.recent.days })
+          : t('earn.poolRecentNone')}
+      </span>
+    </p>
   );
 }

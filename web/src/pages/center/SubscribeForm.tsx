@@ -3,13 +3,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProductInfoData } from '../../../../contract/earn.ts';
-import { type Product, renews } from '../../../../contract/products.ts';
+import { type Product, productOf, renews } from '../../../../contract/products.ts';
 import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
 import { productInfoQuery, useBuy } from '../../api/earn.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { checkOnFreshBalance, refusalOf, refusalStands, type ShownRefusal } from '../../lib/amount.ts';
 import { BindStep } from './BindStep.tsx';
-import { Preview } from './Preview.tsx';
+import { PoolConfirmEstimate, Preview } from './Preview.tsx';
 import { quotedDates, TermDatesCard } from './TermDates.tsx';
 import { checkSubscription, maxSubscription, subscriptionFigures } from './subscribe.ts';
 import { AmountField } from '../../components/AmountField.tsx';
@@ -39,6 +39,7 @@ export function SubscribeForm({
   const queryClient = useQueryClient();
   const [error, setError] = useState<ShownRefusal | null>(null);
   const renewable = renews(product);
+  const pool = productOf(product).kind === 'pool';
   const [autoRenew, setAutoRenew] = useState(false);
   const { start, sending } = useConfirmedAction(useBuy());
   const offline = useOffline();
@@ -78,6 +79,7 @@ export function SubscribeForm({
           <>
             {t(renewable && autoRenew ? 'earn.confirmBuyAutoRenew' : 'earn.confirmBuy', { amount: formatEntered(check.amount), product: name })}
             {confirmDates && <TermDatesCard product={product} dates={confirmDates} />}
+            {pool && <PoolConfirmEstimate info={figures} product={product} amount={check.value} />}
           </>
         ),
         body: renewable ? { product, amount: check.amount, autoRenew } : { product, amount: check.amount },

@@ -1,4 +1,6 @@
+import type { ProductInfoData } from '../../../../contract/earn.ts';
 import { mulRate, parseAmount, parseRate, UNIT } from '../../../../contract/money.ts';
+import type { Product } from '../../../../contract/products.ts';
 
 /**
  * What a subscription would earn, computed exactly in 1e-8 units (bigint) the way the
@@ -56,4 +58,15 @@ export function powerProjection(
     points.push((BigInt(multiplier) * amount * ck) / UNIT);
   }
   return points;
+}
+
+/**
+ * What `amount` would get in the 360-day product `product` today: its computing power and its
+ * estimated share of today's output, capped at the principal × the maximum daily rate (`maxRate`).
+ */
+export function poolEstimate(info: ProductInfoData, product: Product, amount: bigint) {
+  const maxRate = info.products.find((p) => p.product === product)?.maxDailyRate ?? '0';
+  const power = powerOf(amount, info.powerMultiplier, info.coefficient);
+  const share = dailyShare(power, scaled(info.poolOutputToday) ?? 0n, scaled(info.totalPower) ?? 0n, amount, maxRate);
+  return { power, share, maxRate };
 }
