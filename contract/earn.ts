@@ -46,8 +46,6 @@ export const ProductInfoData = Type.Object({
   quotaLeft: AmountString,
   /** Today's coefficient c = base^N (360-day). */
   coefficient: Type.String(),
-  /** The holder's own computing power: their earning 360-day orders'. */
-  myPower: AmountString,
   /** The base c grows by each day since launch (1.02 by default: COEFFICIENT_BASE). */
   coefficientBase: Type.String(),
   coefficientDay: Type.Integer({ description: 'N: whole days since launch (capped)' }),

@@ -7,7 +7,6 @@ import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
 import { type EarnParams, paramsInForce } from './params.ts';
 import { rateHistory } from './rates.ts';
-import { ORDERS, productsIn } from '../db/statuses.ts';
 
 /** The 360-day product's actual daily share over its last settled days: what the shares paid over the principal sharing them. */
 export type PoolRecent = { dailyRate: string; days: number };
@@ -56,17 +55,16 @@ const platformOf = perOwner((ctx: AppContext) =>
 
 export const platformFigures = (ctx: AppContext, today: string): Promise<PlatformFigures> => platformOf(ctx)(today);
 
-export type HolderFigures = { used: bigint; inviterBound: boolean; wallet: bigint; rewards: bigint; power: bigint };
+export type HolderFigures = { used: bigint; inviterBound: boolean; wallet: bigint; rewards: bigint };
 
-/** The holder's own part of the Earn centre, in one statement: today's quota used, the bind, the AIC wallet and rewards, their earning 360-day power. */
+/** The holder's own part of the Earn centre, in one statement: today's quota used, the bind, the AIC wallet and rewards. */
 export async function holderFigures(db: Db, userId: bigint, today: string): Promise<HolderFigures> {
-  const { rows } = await sql<{ used: bigint | null; inviter_bound: boolean | null; wallet: bigint | null; rewards: bigint | null; power: bigint | null }>`
+  const { rows } = await sql<{ used: bigint | null; inviter_bound: boolean | null; wallet: bigint | null; rewards: bigint | null }>`
     select
       (select used from daily_quota where user_id = ${userId} and day = ${today}::date) as used,
       (select inviter_id is not null from users where id = ${userId}) as inviter_bound,
       (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'wallet') as wallet,
-      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'rewards') as rewards,
-      (select sum(power)::bigint from orders where user_id = ${userId} and product in ${productsIn('pool')} and status in ${ORDERS.earning}) as power`.execute(db);
+      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'rewards') as rewards`.execute(db);
   const row = rows[0];
-  return { used: row?.used ?? 0n, inviterBound: row?.inviter_bound === true, wallet: row?.wallet ?? 0n, rewards: row?.rewards ?? 0n, power: row?.power ?? 0n };
+  return { used: row?.used ?? 0n, inviterBound: row?.inviter_bound === true, wallet: row?.wallet ?? 0n, rewards: row?.rewards ?? 0n };
 }

@@ -84,7 +84,6 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
         dailyQuota: formatUnits(params.dailyQuota),
         quotaLeft: formatUnits(params.dailyQuota > holder.used ? params.dailyQuota - holder.used : 0n),
         coefficient: formatScaled(coefficientScaled(params, today)),
-        myPower: formatUnits(holder.power),
         coefficientBase: params.coefficientBase,
         coefficientDay: Math.min(daysBetween(params.launchDay, today), params.coefficientMaxDays),
         powerMultiplier: params.powerMultiplier.toString(),

@@ -10,7 +10,7 @@ import { productOf } from '../../../../contract/products.ts';
 /**
  * One product: its daily rate and the equivalent APR (so it compares with other platforms),
  * its term and rule; for 360-day the most it pays and what it paid lately, today's coefficient,
- * the power formula, the pool, the holder's own power, and the lock and the risk in a sentence.
+ * the power formula, the pool, and the lock and the risk in a sentence.
  */
 export function ProductCard({ product, info }: { product: Product; info: ProductInfoData }) {
   const { t } = useTranslation();
@@ -35,7 +35,6 @@ export function ProductCard({ product, info }: { product: Product; info: Product
             <Figure label={t('earn.coefficient')} value={formatFigure(info.coefficient)} />
             <Figure label={t('earn.poolOutputToday')} value={formatAmount(info.poolOutputToday)} unit="AIC" />
             <Figure label={t('earn.totalPower')} value={formatAmount(info.totalPower)} />
-            <Figure label={t('earn.myPower')} value={formatAmount(info.myPower)} />
           </>
         )}
       </dl>
