@@ -15,6 +15,16 @@ export type Messages = {
 export const messagesOf = (file: string): Messages =>
   JSON.parse(readFileSync(new URL(`../../web/src/i18n/locales/${file}.json`, import.meta.url), 'utf8')) as Messages;
 
+type Tree = { [key: string]: string | Tree };
+
+/** One message of a locale file by its dotted key, with its values put in. */
+export function localeMessage(file: string, key: string, values: Record<string, string> = {}): string {
+  const tree = messagesOf(file) as unknown as Tree;
+  const found = key.split('.').reduce<string | Tree | undefined>((node, part) => (typeof node === 'object' ? node[part] : undefined), tree);
+  if (typeof found !== 'string') throw new Error(`no message ${key} in ${file}`);
+  return found.replace(/\{\{(\w+)\}\}/g, (_, name: string) => values[name] ?? '');
+}
+
 /** The languages the phone journeys walk through: the app's language key and its messages file. */
 export const PHONE_LANGUAGES = [
   { key: 'en', file: 'en' },
