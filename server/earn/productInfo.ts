@@ -9,7 +9,7 @@ import { type EarnParams, paramsInForce } from './params.ts';
 import { rateHistory } from './rates.ts';
 
 /** The 360-day product's actual daily share over its last settled days: what the shares paid over the principal sharing them. */
-export type PoolRecent = { dailyRate: string; days: number };
+type PoolRecent = { dailyRate: string; days: number };
 
 export type PlatformFigures = { params: EarnParams; history: RateHistoryData; poolOutput: bigint; totalPower: bigint; poolRecent: PoolRecent | null };
 

@@ -6,7 +6,7 @@ import { unitsOf } from './amount.ts';
 import { unlockShareAt } from './unlock.ts';
 
 /** A rebate unlock tier a redemption leaves: the holding and its share, before and after. */
-export type TierDrop = { heldBefore: bigint; heldAfter: bigint; before: string; after: string };
+type TierDrop = { heldBefore: bigint; heldAfter: bigint; before: string; after: string };
 
 /** What redeeming an order costs the holder, beyond the order itself (PRODUCT.md, "What a holder owns"). */
 export type RedeemCost = {
