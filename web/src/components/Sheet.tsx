@@ -1,4 +1,6 @@
+import Button from 'antd-mobile/es/components/button';
 import Popup, { type PopupProps } from 'antd-mobile/es/components/popup';
+import { useTranslation } from 'react-i18next';
 import { useFocusTrap } from '../lib/useFocusTrap.ts';
 
 type Props = Omit<PopupProps, 'onMaskClick' | 'onClose'> & { visible: boolean; onClose: () => void };
@@ -15,5 +17,20 @@ export function Sheet({ visible, onClose, children, ...popup }: Props) {
         {children}
       </div>
     </Popup>
+  );
+}
+
+/** A form sheet's Cancel and Confirm, both off while its request is sent. */
+export function SheetButtons({ sending, onCancel, onConfirm }: { sending: boolean; onCancel: () => void; onConfirm: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="sheet__buttons">
+      <Button block size="large" fill="outline" disabled={sending} onClick={onCancel}>
+        {t('common.cancel')}
+      </Button>
+      <Button block size="large" color="primary" loading={sending} disabled={sending} onClick={onConfirm}>
+        {t('common.confirm')}
+      </Button>
+    </div>
   );
 }

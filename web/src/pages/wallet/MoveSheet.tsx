@@ -1,4 +1,3 @@
-import Button from 'antd-mobile/es/components/button';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +11,7 @@ import { isInbound, sourceBalance, typeLabelKey } from './moves.ts';
 import { useMove } from './useMove.ts';
 import { AmountField } from '../../components/AmountField.tsx';
 import { Pending } from '../../components/Pending.tsx';
-import { Sheet } from '../../components/Sheet.tsx';
+import { Sheet, SheetButtons } from '../../components/Sheet.tsx';
 
 const ASSET_OPTIONS = ASSETS.map((asset) => ({ value: asset, label: asset }));
 
@@ -117,14 +116,7 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
           <p className="field__note">{t('wallet.belowMinimum', { amount: formatFigure(rules.withdrawMinimum), asset })}</p>
         )}
         {fee && <p className="field__note">{t('wallet.fee', { amount: formatFigure(fee), asset })}</p>}
-        <div className="sheet__buttons">
-          <Button block size="large" fill="outline" disabled={sending} onClick={close}>
-            {t('common.cancel')}
-          </Button>
-          <Button block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
-            {t('common.confirm')}
-          </Button>
-        </div>
+        <SheetButtons sending={sending} onCancel={close} onConfirm={() => void submit()} />
       </section>
     </Sheet>
   );

@@ -1,4 +1,3 @@
-import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Order } from '../../../../../contract/earn.ts';
@@ -8,7 +7,7 @@ import { checkRedemption } from '../../../../../contract/redemption.ts';
 import { useOrderAction, useProductInfo } from '../../../api/earn.ts';
 import { useConfirmedAction } from '../../../api/useConfirmedAction.ts';
 import { AmountField } from '../../../components/AmountField.tsx';
-import { Sheet } from '../../../components/Sheet.tsx';
+import { Sheet, SheetButtons } from '../../../components/Sheet.tsx';
 import { checkEntered, unitsOf } from '../../../lib/amount.ts';
 import { formatAmount, formatFigure } from '../../../lib/format.ts';
 import { useRedeemQuestion } from './useRedeemQuestion.tsx';
@@ -76,14 +75,7 @@ export function RedeemSheet({ order, label, onClosed }: { order: Order; label: s
             {t('earn.orders.redeemHolds', { amount: formatAmount(order.redeemable), minimum: formatFigure(minimum) })}
           </p>
         )}
-        <div className="sheet__buttons">
-          <Button block size="large" fill="outline" disabled={sending} onClick={close}>
-            {t('common.cancel')}
-          </Button>
-          <Button block size="large" color="primary" loading={sending} disabled={sending} onClick={() => void submit()}>
-            {t('common.confirm')}
-          </Button>
-        </div>
+        <SheetButtons sending={sending} onCancel={close} onConfirm={() => void submit()} />
       </section>
     </Sheet>
   );
