@@ -10,9 +10,12 @@ import { formatUnits, mulRate, parseAmount } from './money.ts';
 export const PositionsData = Type.Object({
   /** The AIC price in USD in force today. */
   price: Type.String(),
-  /** Per product: principal and the income accrued on the orders still held. */
-  products: Type.Array(Type.Object({ product: Product, principal: AmountString, income: AmountString })),
-  /** What can be claimed now: 360-day rewards, unlocked network income, matured 30-day orders. */
+  /**
+   * Per product: principal and the income accrued on the orders still held, and the computing
+   * power of the earning ones (the holder's own; 0 but for the 360-day product).
+   */
+  products: Type.Array(Type.Object({ product: Product, principal: AmountString, income: AmountString, power: AmountString })),
+  /** Claimable now (360-day rewards, unlocked network income), and matured 30-day orders (`fixed`), which are redeemed. */
   claimable: Type.Object({ rewards: AmountString, network: AmountString, fixed: AmountString }),
 });
 export type PositionsData = Static<typeof PositionsData>;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../contract/earn.ts';
+import { formatAmount } from '../contract/format.ts';
 import { EarnPage } from './pages/EarnPage.ts';
 import { IncomePage } from './pages/IncomePage.ts';
 import { callApi } from './support/api.ts';
@@ -100,13 +101,14 @@ describe('the 360-day estimate and the first settled day within the cap', () => 
     expect(orders.items.map((order) => order.income)).toEqual(['15']);
     // The only power in the pool is this order's (5 × 3,000 × today's coefficient).
     const power = grouped(orders.items[0]?.power ?? '');
-    // The card: what the settled day paid (the cap: 15 on 3,000).
+    // The card: what the settled day paid (the cap: 15 on 3,000), and the holder's own power.
     await earn.goto();
     await page.reload();
     await earn.openTab('360 days');
     await expect
       .poll(() => text(page.getByTestId('recent-rate-reinvest360')), { timeout: 5000 })
       .toBe('Paid on the last settled day: 0.5% daily · 182.5% APR');
+    expect(await text(earn.productFigure('360 days', 'Your computing power'))).toBe(formatAmount(orders.items[0]?.power ?? ''));
     await page.getByTestId('risk-reinvest360').scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/card-settled-en-390.png` });
     const income = new IncomePage(page, server.baseUrl);

@@ -3,7 +3,7 @@ import { WINDOW_PERFORMANCE } from './activity/windowFunction.ts';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
-import { HOLDINGS_OF } from './earn/holdingsFunction.ts';
+import { HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
 import { ORDER_PAGE } from './earn/orderPageFunction.ts';
 import { USER_LOG } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
@@ -44,7 +44,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   DAILY_INCOME,
   USER_SUMMARIES,
   HOLDER_PROOF,
-  HOLDINGS_OF,
+  HOLDER_HOLDINGS,
   ORDER_PAGE,
   USER_LOG,
   ZERO_PROFIT,

@@ -199,10 +199,10 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
       price: '0.85',
       products: [
         // 500 subscribed 11-10 00:00, 10 on 01-08 and 4,000 on 01-09 (all still held); one finished cycle: 0.5.
-        { product: 'current', principal: '4510', income: '0.5' },
+        { product: 'current', principal: '4510', income: '0.5', power: '0' },
         // 6,000 from 11-10 on: 0.3% a day for the days settled (11-10).
-        { product: 'fixed30', principal: '6000', income: '18' },
-        { product: 'reinvest360', principal: '0', income: '0' },
+        { product: 'fixed30', principal: '6000', income: '18', power: '0' },
+        { product: 'reinvest360', principal: '0', income: '0', power: '0' },
       ],
       claimable: { rewards: '0', network: '0', fixed: '0' },
     });

@@ -22,6 +22,7 @@ type Line = {
   income: bigint;
   running: bigint;
   matured: bigint;
+  power: bigint;
 };
 
 /** A holder's own wallet balances per asset: what can be spent, and the withdrawals under review. */
@@ -35,7 +36,7 @@ const ACCOUNT_FIELDS: Record<string, 'available' | 'pending'> = { wallet: 'avail
 function emptyHoldings() {
   return {
     wallet: noWalletBalances(),
-    products: PRODUCTS.map((product) => ({ product, principal: 0n, income: 0n, running: 0n })),
+    products: PRODUCTS.map((product) => ({ product, principal: 0n, income: 0n, running: 0n, power: 0n })),
     claimable: { rewards: 0n, network: 0n, fixed: 0n },
     /** Network income not yet unlocked (locked_rewards, AIC). */
     locked: 0n,
@@ -46,11 +47,11 @@ function emptyHoldings() {
 
 export type Holdings = ReturnType<typeof emptyHoldings>;
 
-/** Adds one line of `holdings_of` to the holder's figures. */
+/** Adds one line of `holder_holdings` to the holder's figures. */
 function addLine(held: Holdings, line: Line): void {
   if (line.product !== null) {
     const product = held.products.find((p) => p.product === line.product);
-    if (product) Object.assign(product, { principal: line.amount, income: line.income, running: line.running });
+    if (product) Object.assign(product, { principal: line.amount, income: line.income, running: line.running, power: line.power });
     held.claimable.fixed += line.matured;
     return;
   }
@@ -63,9 +64,9 @@ function addLine(held: Holdings, line: Line): void {
   else if (line.asset === 'AIC' && line.kind === 'network_rewards') held.claimable.network = line.amount;
 }
 
-/** The holdings of several holders in one statement (`holdings_of`, holdingsFunction.ts). */
+/** The holdings of several holders in one statement (`holder_holdings`, holdingsFunction.ts). */
 async function holdingsOfMany(db: Db, userIds: bigint[]): Promise<Map<bigint, Holdings>> {
-  const { rows } = await sql<Line>`select * from holdings_of(${userIds}::bigint[])`.execute(db);
+  const { rows } = await sql<Line>`select * from holder_holdings(${userIds}::bigint[])`.execute(db);
   const found = new Map<bigint, Holdings>(userIds.map((id) => [id, emptyHoldings()]));
   for (const line of rows) {
     const held = found.get(line.user_id);
@@ -92,7 +93,12 @@ export function holdingsOf(db: Db, userId: bigint): Promise<Holdings> {
 async function positions(db: Db, userId: bigint) {
   const held = await holdingsOf(db, userId);
   return {
-    products: held.products.map((p) => ({ product: p.product, principal: formatUnits(p.principal), income: formatUnits(p.income) })),
+    products: held.products.map((p) => ({
+      product: p.product,
+      principal: formatUnits(p.principal),
+      income: formatUnits(p.income),
+      power: formatUnits(p.power),
+    })),
     claimable: {
       rewards: formatUnits(held.claimable.rewards),
       network: formatUnits(held.claimable.network),

@@ -87,11 +87,19 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
     expect((await verifyDay(t.ctx.db, t.ctx.config, '2026-11-02')).problems).toEqual([]);
   });
 
-  it('shows what the product paid over its settled days, as its own lines add up', async () => {
+  it("shows what the product paid over its settled days, as its own lines add up, and each holder's own power", async () => {
     const info = (await t.app.inject({ url: PATHS.productInfo, headers: bearer(await token('bob')) })).json().data;
     const long = info.products.find((p: { product: string }) => p.product === 'reinvest360');
     expect(await rateOfLines()).toBe('0.005');
     expect(long.recent).toEqual({ dailyRate: '0.005', apr: '182.50', days: 1 });
+    // Each holder's own power, from the pass over their orders the wallet reads: Bob's grown
+    // by the reinvested share, Alice's as bought.
+    const powerOf = async (who: string) =>
+      (await t.app.inject({ url: PATHS.positions, headers: bearer(await token(who)) }))
+        .json()
+        .data.products.find((p: { product: string }) => p.product === 'reinvest360').power;
+    expect(await powerOf('bob')).toBe('15076.5');
+    expect(await powerOf('alice')).toBe('5000');
   });
 
   it('explains a capped line and recomputes it from its inputs', async () => {

@@ -4,13 +4,15 @@ import type { ProductInfoData } from '../../../../contract/earn.ts';
 import type { Product } from '../../../../contract/products.ts';
 import { formatAmount, formatDay, formatFigure, formatPercent, formatRate } from '../../lib/format.ts';
 import { Figure } from '../../components/Figure.tsx';
+import { Pending } from '../../components/Pending.tsx';
+import { usePositions } from '../../api/activity.ts';
 import { formatParamValue, paramLabelKey } from '../operator/params.ts';
 import { productOf } from '../../../../contract/products.ts';
 
 /**
  * One product: its daily rate and the equivalent APR (so it compares with other platforms),
  * its term and rule; for 360-day the most it pays and what it paid lately, today's coefficient,
- * the power formula, the pool, and the lock and the risk in a sentence.
+ * the power formula, the pool, the holder's own power, and the lock and the risk in a sentence.
  */
 export function ProductCard({ product, info }: { product: Product; info: ProductInfoData }) {
   const { t } = useTranslation();
@@ -18,6 +20,8 @@ export function ProductCard({ product, info }: { product: Product; info: Product
   const card = info.products.find((p) => p.product === product);
   const rate = card?.dailyRate ? formatRate(card.dailyRate) : null;
   const name = t(`product.${product}.name`);
+  // The holder's own power comes with their positions (the pass over their orders the wallet reads).
+  const myPower = usePositions().data?.products.find((p) => p.product === product)?.power;
   return (
     <section className="card product-card" aria-label={name}>
       <h2 className="card__title">{name}</h2>
@@ -35,6 +39,7 @@ export function ProductCard({ product, info }: { product: Product; info: Product
             <Figure label={t('earn.coefficient')} value={formatFigure(info.coefficient)} />
             <Figure label={t('earn.poolOutputToday')} value={formatAmount(info.poolOutputToday)} unit="AIC" />
             <Figure label={t('earn.totalPower')} value={formatAmount(info.totalPower)} />
+            <Figure label={t('earn.myPower')} value={myPower === undefined ? <Pending sample="0.00" /> : formatAmount(myPower)} />
           </>
         )}
       </dl>
