@@ -3,12 +3,12 @@ import { WINDOW_PERFORMANCE } from './activity/windowFunction.ts';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
-import { HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
+import { HOLDER_ACCOUNTS, HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
 import { ORDER_PAGE } from './earn/orderPageFunction.ts';
 import { USER_LOG } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
-import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
+import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
 import { HOLDER_PROOF } from './proof/pathFunction.ts';
 import { MONTHLY_STATEMENTS, MOVEMENTS_AFTER } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
@@ -38,6 +38,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   MONTHLY_STATEMENTS,
   MOVEMENTS_AFTER,
   NOTICE_UNREAD_COUNT,
+  NOTICE_UNREAD,
   NOTICE_PAGE,
   NOTICE_LIST,
   REWARD_LOG,
@@ -45,6 +46,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   USER_SUMMARIES,
   HOLDER_PROOF,
   HOLDER_HOLDINGS,
+  HOLDER_ACCOUNTS,
   ORDER_PAGE,
   USER_LOG,
   ZERO_PROFIT,

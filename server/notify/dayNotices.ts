@@ -112,6 +112,12 @@ export const NOTICE_UNREAD_COUNT = sql`
   $fn$`;
 
 /**
+ * `notice_unread(user)`: the count above as a one-row table, so that the tab bar's counts asked in
+ * one moment go as one statement (platform/readCalls.ts), as the wallet's reads do.
+ */
+export const NOTICE_UNREAD = readFunction(sql`notice_unread(p_user bigint) returns table (unread bigint)`, sql`select notice_unread_count(p_user)`);
+
+/**
  * `notice_page(user, before, limit)`: the holder's notices before the id `before` (from the
  * newest when null), newest first, at most `limit`. A function for the same reason as the count
  * above; the two are read in one statement (notices.ts), so a screen costs one round trip and its

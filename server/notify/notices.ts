@@ -49,9 +49,18 @@ export async function notifyDayIncome(trx: Transaction<Database>, day: string, a
 
 const holder = (userId: bigint) => sql`${userId}::bigint`;
 
+/** How many of the holder's notices are unread, inside a transaction (marking read answers it). */
 export async function unreadCount(db: Executor, userId: bigint): Promise<number> {
   const { rows } = await sql<{ n: string }>`select notice_unread_count(${userId}) as n`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+const unreadOf = gatheredCalls<{ unread: bigint | string }>('notice_unread', ['bigint']);
+
+/** The same count for the tab bar's read, gathered with the counts asked at once (`notice_unread`). */
+export async function unreadNow(db: Db, userId: bigint): Promise<number> {
+  const [row] = await unreadOf(db, userId);
+  return Number(row?.unread ?? 0);
 }
 
 type NoticeRow = { unread: bigint; id: bigint | null; kind: string; params: Record<string, string>; created_at: Date; read: boolean };

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
-import { listNotices, markRead, ownsNotice, unreadCount } from './notices.ts';
+import { listNotices, markRead, ownsNotice, unreadCount, unreadNow } from './notices.ts';
 import { pushRoutes } from './pushRoutes.ts';
 
 const secured = { security: [{ bearer: [] }] };
@@ -25,7 +25,7 @@ export const notifyRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asyn
   app.get(
     PATHS.notificationsUnread,
     { schema: { tags, summary: 'How many notices the holder has not read', ...secured, response: answers(UnreadData) } },
-    async (request) => ok({ unread: await unreadCount(ctx.db, userIdOf(request)) }),
+    async (request) => ok({ unread: await unreadNow(ctx.db, userIdOf(request)) }),
   );
 
   idempotentPost(
