@@ -3,6 +3,16 @@ import { OWNED_KINDS } from '../../contract/owned.ts';
 import { readFunction } from '../db/readFunction.ts';
 import { ORDERS, productsIn } from '../db/statuses.ts';
 
+/** Each owned account of the holders (contract/owned.ts) as a line of `holder_holdings`' first kind. */
+const accountLines = sql`
+    select a.user_id, a.asset, a.kind, null::text, a.balance, 0::bigint, 0::bigint, 0::bigint, 0::bigint
+    from accounts a
+    where a.user_id = any(p_users) and a.kind in (${sql.join(OWNED_KINDS.map((kind) => sql.lit(kind)))})`;
+
+/** The columns of a line of either function. */
+const LINE_COLUMNS = sql`user_id bigint, asset text, kind text, product text, amount bigint, income bigint, running bigint, matured bigint,
+      power bigint`;
+
 /**
  * `holder_holdings(users)`: what each of several holders holds (earn/positions.ts, `holdingsOf`), as
  * lines of two kinds:
@@ -13,8 +23,9 @@ import { ORDERS, productsIn } from '../db/statuses.ts';
  *   paid out, or reinvested into its principal; the others' is in the order); and the matured
  *   fixed orders waiting to be redeemed, principal and income (`matured`); and the computing
  *   power of its earning orders (`power`: the 360-day product's; none for the others).
- * A holder of nothing has no line. Read by the wallet on every open, gathered for the holders
- * asking at once (one statement for all of them), and by the positions and Earn screens.
+ * A holder of nothing has no line. Read by the positions and Earn screens, gathered for the
+ * holders asking at once (one statement for all of them); the wallet reads the account lines
+ * alone (`holder_accounts`, below).
  *
  * A function so that each connection plans it once (`readFunction`): sent as a statement it was
  * planned at every call, and its planning cost more than its key lookups.
@@ -24,13 +35,9 @@ import { ORDERS, productsIn } from '../db/statuses.ts';
  * stays in the database, no longer defined here (its answer lacked `power`).
  */
 export const HOLDER_HOLDINGS = readFunction(
-  sql`holder_holdings(p_users bigint[])
-    returns table (user_id bigint, asset text, kind text, product text, amount bigint, income bigint, running bigint, matured bigint,
-      power bigint)`,
+  sql`holder_holdings(p_users bigint[]) returns table (${LINE_COLUMNS})`,
   sql`
-    select a.user_id, a.asset, a.kind, null::text, a.balance, 0::bigint, 0::bigint, 0::bigint, 0::bigint
-    from accounts a
-    where a.user_id = any(p_users) and a.kind in (${sql.join(OWNED_KINDS.map((kind) => sql.lit(kind)))})
+    ${accountLines}
     union all
     select o.user_id, null, null, o.product, sum(o.principal)::bigint, sum(o.income)::bigint,
       coalesce(sum(case when o.product in ${productsIn('pool')} then o.principal else o.principal + o.income end)
@@ -42,3 +49,10 @@ export const HOLDER_HOLDINGS = readFunction(
     where o.user_id = any(p_users) and o.status in ${ORDERS.held}
     group by o.user_id, o.product`,
 );
+
+/**
+ * `holder_accounts(users)`: the account lines of `holder_holdings` alone, for the wallet: its
+ * figures are the books' (the earning account holds what the orders hold, which the reliability
+ * suite checks), so its read does not grow with the holder's orders.
+ */
+export const HOLDER_ACCOUNTS = readFunction(sql`holder_accounts(p_users bigint[]) returns table (${LINE_COLUMNS})`, accountLines);

@@ -40,6 +40,8 @@ function emptyHoldings() {
     claimable: { rewards: 0n, network: 0n, fixed: 0n },
     /** Network income not yet unlocked (locked_rewards, AIC). */
     locked: 0n,
+    /** What the orders hold, as the books have it (the earning account, AIC). */
+    earning: 0n,
     /** What the holder owns per asset: the sum of their owned accounts (contract/owned.ts), their proof leaf's. */
     owned: { AIC: 0n, USDT: 0n } as Record<Asset, bigint>,
   };
@@ -58,15 +60,20 @@ function addLine(held: Holdings, line: Line): void {
   if (line.asset === null) return;
   held.owned[line.asset] += line.amount;
   if (line.asset === 'AIC' && line.kind === 'locked_rewards') held.locked = line.amount;
+  if (line.asset === 'AIC' && line.kind === 'earning') held.earning = line.amount;
   const field = ACCOUNT_FIELDS[line.kind ?? ''];
   if (field) held.wallet[line.asset][field] = line.amount;
   else if (line.asset === 'AIC' && line.kind === 'rewards') held.claimable.rewards = line.amount;
   else if (line.asset === 'AIC' && line.kind === 'network_rewards') held.claimable.network = line.amount;
 }
 
-/** The holdings of several holders in one statement (`holder_holdings`, holdingsFunction.ts). */
-async function holdingsOfMany(db: Db, userIds: bigint[]): Promise<Map<bigint, Holdings>> {
-  const { rows } = await sql<Line>`select * from holder_holdings(${userIds}::bigint[])`.execute(db);
+/**
+ * The holdings of several holders in one statement (holdingsFunction.ts): `holder_holdings`, or
+ * with `books` `holder_accounts`, the accounts alone (the products' lines left at zero).
+ */
+async function holdingsOfMany(db: Db, userIds: bigint[], books: boolean): Promise<Map<bigint, Holdings>> {
+  const fn = sql.raw(books ? 'holder_accounts' : 'holder_holdings');
+  const { rows } = await sql<Line>`select * from ${fn}(${userIds}::bigint[])`.execute(db);
   const found = new Map<bigint, Holdings>(userIds.map((id) => [id, emptyHoldings()]));
   for (const line of rows) {
     const held = found.get(line.user_id);
@@ -75,18 +82,28 @@ async function holdingsOfMany(db: Db, userIds: bigint[]): Promise<Map<bigint, Ho
   return found;
 }
 
-const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => holdingsOfMany(db, ids), emptyHoldings));
+const gatheredOf = perOwner((db: Db) => gathered((ids: bigint[]) => holdingsOfMany(db, ids, false), emptyHoldings));
+const gatheredBooks = perOwner((db: Db) => gathered((ids: bigint[]) => holdingsOfMany(db, ids, true), emptyHoldings));
 
 /**
  * What a holder holds, in units, read together with the holders asking in the same moment: the
  * wallet's balances per asset; per product, principal and income of the orders still held, and
  * the AIC the running ones hold (`running`: matured orders are in `claimable.fixed` instead); and
  * what can be claimed now; the locked network income; and per asset what the holder owns (the
- * ledger's accounts their proof leaf sums). The wallet's total (server/wallet/routes.ts) and the
- * positions read the same figures, so the two screens cannot disagree.
+ * ledger's accounts their proof leaf sums). The wallet (server/wallet/routes.ts) reads the same
+ * accounts through `booksOf`; its "in products" is the earning account, which holds what these
+ * products hold (the reliability suite and wallet/total.test.ts hold the two to each other).
  */
 export function holdingsOf(db: Db, userId: bigint): Promise<Holdings> {
   return gatheredOf(db)(userId);
+}
+
+/**
+ * The holder's accounts alone, for the wallet: `products` and `claimable.fixed` stay at zero, and
+ * `earning` is what all the products hold. A read that does not grow with the holder's orders.
+ */
+export function booksOf(db: Db, userId: bigint): Promise<Holdings> {
+  return gatheredBooks(db)(userId);
 }
 
 /** The holder's positions as the dual-currency view shows them: decimal strings. */

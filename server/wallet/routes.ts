@@ -16,7 +16,7 @@ import {
 } from '../../contract/wallet.ts';
 import { userIdOf } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
-import { holdingsOf } from '../earn/positions.ts';
+import { booksOf } from '../earn/positions.ts';
 import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
@@ -74,11 +74,12 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     async (request) => {
       const userId = userIdOf(request);
       const atExchange = exchange.balances.peek(userId);
-      const [earn, price] = await Promise.all([holdingsOf(ctx.db, userId), currentPrice(ctx)]);
+      const [earn, price] = await Promise.all([booksOf(ctx.db, userId), currentPrice(ctx)]);
       const balances = earn.wallet;
-      // A matured 30-day order is still in its product until it is redeemed: "claimable" is only
-      // what a tap on Claim moves to the wallet (360-day rewards, unlocked network income).
-      const inProducts = earn.products.reduce((sum, p) => sum + p.running, 0n) + earn.claimable.fixed;
+      // In products: the earning account, which holds what the orders hold, matured 30-day orders
+      // included until they are redeemed. "Claimable" is only what a tap on Claim moves to the
+      // wallet (360-day rewards, unlocked network income).
+      const inProducts = earn.earning;
       const claimable = earn.claimable.rewards + earn.claimable.network;
       const owned = ASSETS.map((asset) => ({ asset, total: earn.owned[asset], usd: inUsd(asset, earn.owned[asset], price.price) }));
       return ok({

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatUnits, mulRate, parseAmount } from '../../contract/money.ts';
 import { PATHS } from '../../contract/paths.ts';
+import { productOf } from '../../contract/products.ts';
+import type { Product } from '../db/schema.ts';
 import { fixedClock } from '../platform/clock.ts';
 import { PARAM, setParam } from '../platform/params.ts';
 import { settleDue } from '../settlement/settle.ts';
@@ -104,6 +106,13 @@ describe.each(DATABASES)('total assets on %s', (kind) => {
     expect(claimable).toBe(books.rewards + books.network_rewards);
     expect(claimable).toBe(units(held.claimable.rewards) + units(held.claimable.network));
     expect(earn).toBe(books.earning);
+    // The positions screen's products hold the same: principal, and the income still in the
+    // order (a 360-day order's went to rewards or into its principal).
+    const inOrders = (held.products as { product: Product; principal: string; income: string }[]).reduce(
+      (sum, p) => sum + units(p.principal) + (productOf(p.product).kind === 'pool' ? 0n : units(p.income)),
+      0n,
+    );
+    expect(inOrders).toBe(earn);
     expect(data).toMatchObject({
       walletAic: '4000',
       earnAic: '6379.70807919',
