@@ -31,11 +31,11 @@
  * invitation code not theirs, the page size; the monthly statement twice: this month and the
  * settled days' month); a route needing a parameter the table lacks stops the bench, named.
  * Then getAsset first, the buy (round the holders with an inviter; holder 1, the root, has none)
- * second, the other GETs in the document's order, each round the sessions at each of
+ * second, getAsset again on the orders the buys left, the other GETs in the document's order, each round the sessions at each of
  * BENCH_CONNECTIONS (default "100") for BENCH_SECONDS: req/s, p50 / p99, errors and CPU
  * milliseconds a request (the server process, and every PostgreSQL process on the machine), then
  * N / 200 of req/s (goal >= 0.8x) and of CPU a request, and each read's CPU a request over
- * getAsset's (<= 3x); no errors. Before each route's runs, with autovacuum off (as this machine's
+ * getAsset's last run before it (<= 3x); no errors. Before each route's runs, with autovacuum off (as this machine's
  * CI has it), the tables it would have analysed by then are (`analyzeAsAutovacuumWould`), and a
  * checkpoint writes the pages the runs before dirtied.
  * BENCH_DURING_DAY=1 then, on the N-holder database, settles one more day without traffic, and
@@ -92,6 +92,7 @@ import {
   analyzeAsAutovacuumWould,
   FIRST_DAY,
   type Platform,
+  databaseCpuS,
   populatedDatabase,
   SETTLED_DAYS,
   type Settled,
@@ -349,49 +350,93 @@ const DAY_TRAFFIC_MAX_S = 3_600;
 /** A holder GET's load round the sessions, each holder with its own query. */
 const getLoad = (origin: string, sessions: Sessions, get: HolderGet): Load => readLoad(origin, get.path, sessions.tokens, get.query, get.label);
 
+/** getAsset again once the buys have given each session holder their orders: the reads after it are held against it. */
+const AFTER_BUYS = 'after the buys';
+
 /**
  * The holder-facing loads on the server at `origin`: getAsset first (each read's CPU is held
- * against it), the buy (round those who may buy), then every other holder GET of its document.
+ * against it), the buy (round those who may buy), getAsset again on the holders the buys left,
+ * then every other holder GET of its document.
  */
 async function holderLoads(origin: string, sessions: Sessions): Promise<{ loads: Load[]; gets: HolderGet[] }> {
   const gets = await holderGets(origin, sessions.values);
   const asset = gets.find((g) => g.path === PATHS.getAsset);
   if (!asset) throw new Error(`${PATHS.getAsset} is not among the holder GETs of the document: the CPU ratios are held against it`);
-  const loads = [getLoad(origin, sessions, asset), buyLoad(origin, sessions.buyers), ...gets.filter((g) => g !== asset).map((g) => getLoad(origin, sessions, g))];
+  const buys = [buyLoad(origin, sessions.buyers), getLoad(origin, sessions, { ...asset, label: AFTER_BUYS })];
   // BENCH_HOLDER_ROUTES: only the loads whose name holds one of these words (getAsset always runs:
-  // the CPU ratios are held against it), to measure a few routes again.
+  // the CPU ratios are held against it; "buy" brings getAsset after the buys too), to measure a few routes again.
   const only = process.env.BENCH_HOLDER_ROUTES?.split(' ').filter(Boolean);
-  return { loads: only ? loads.filter((l, i) => i === 0 || only.some((word) => l.name.includes(word))) : loads, gets };
+  const picked = (name: string) => !only || only.some((word) => name.includes(word));
+  const others = gets.filter((g) => g !== asset).map((g) => getLoad(origin, sessions, g));
+  return { loads: [getLoad(origin, sessions, asset), ...(picked('buy') ? buys : []), ...others.filter((l) => picked(l.name))], gets };
 }
 
 /** The routes found, one a line, each with its query as the first session holder sends it. */
 const getsText = (gets: HolderGet[]) => gets.map((g) => `  GET ${g.path}${g.example ? `?${g.example}` : ''}${g.label ? ` (${g.label})` : ''}`).join('\n');
 const getsCount = (gets: HolderGet[]) => `${new Set(gets.map((g) => g.path)).size} routes, ${gets.length} loads`;
 
-type PlatformRuns = { platform: Platform; sessions: Sessions; gets: HolderGet[]; runs: Measured[] };
+/** The export's yardstick: the same CSV by one statement, its calls a second and database CPU a call. */
+type CsvYardstick = { clients: number; tps: number; databaseMs: number | null };
+type PlatformRuns = { platform: Platform; sessions: Sessions; gets: HolderGet[]; runs: Measured[]; csv: CsvYardstick | null };
+
+const isCsv = (load: Load) => load.name === `GET ${PATHS.statementCsv}`;
+
+/**
+ * When the export ran: the same CSV by one hand-written statement (bench/pgbench.ts), for the
+ * same session holders at the export's connections (up to 90 of PostgreSQL's 100), with the
+ * database's CPU over the run: what the rows cost with nothing of Node in between.
+ */
+async function csvYardstick(platform: Platform, runs: Measured[]): Promise<CsvYardstick | null> {
+  const run = runs.find((r) => isCsv(r.load));
+  if (!run) return null;
+  const clients = Math.min(run.connections, 90);
+  const before = databaseCpuS();
+  const tps = await pgbench(platform.url, 'statementCsv', clients, seconds, { holders: platform.holders });
+  const after = databaseCpuS();
+  return { clients, tps, databaseMs: before === null || after === null ? null : ((after - before) * 1000) / (tps * seconds) };
+}
+
+/** The export's CPU a request over its yardstick's database CPU a call. */
+function csvFigures(label: string, runs: Measured[], csv: CsvYardstick | null): Figure[] {
+  const run = runs.find((r) => isCsv(r.load));
+  if (!csv || !run) return [];
+  const at = `${label}: ${YARDSTICKS.statementCsv.name} @${csv.clients}`;
+  return [
+    { benchmark: 'api', figure: `${at}: calls/s, database CPU ms a call`, value: `${int(csv.tps)}, ${ms(csv.databaseMs)}` },
+    { benchmark: 'api', figure: `${label}: ${run.load.name}: CPU a request over it`, value: ratioText(ratioOf(cpuPerRequest(run).totalMs, csv.databaseMs)) },
+  ];
+}
 
 /** The session holders signed in on a server of `platform`'s own, then every holder-facing load in turn, with the CPU each run took. */
 async function runHolderLoads(platform: Platform): Promise<PlatformRuns> {
-  const runs: Measured[] = [];
   const server = await startBenchServer(platform.url);
+  let done: Omit<PlatformRuns, 'csv'>;
   try {
-    const sessions = await openSessions(platform, server);
-    const label = platformLabel(platform.holders);
-    console.log(`\n${label}: ${SESSIONS} sessions, chain holders ${teamsAmong(sessions).join(', ')} among them; ${grantsLine(sessions.grants)}`);
-    const { loads, gets } = await holderLoads(`http://127.0.0.1:${server.port}`, sessions);
-    console.log(`${label}: the holder GETs of the OpenAPI document (${getsCount(gets)}), the first session holder's queries:\n${getsText(gets)}`);
-    for (const load of loads) {
-      const analysed = await analyzeAsAutovacuumWould(platform.url);
-      if (analysed.length) console.log(`analysed as autovacuum would have: ${analysed.join(', ')}`);
-      // The pages an earlier run dirtied (the buys' most) written now, not by a checkpoint
-      // during this run, whose database CPU would count it.
-      await checkpoint(platform.url);
-      await series(load, runs, server.pid);
-    }
-    return { platform, sessions, gets, runs };
+    done = await holderRuns(platform, server);
   } finally {
     await server.stop();
   }
+  // After the server: its pool's connections and pgbench's would pass PostgreSQL's 100.
+  return { ...done, csv: await csvYardstick(platform, done.runs) };
+}
+
+/** The session holders signed in on `server`, then every holder-facing load in turn, with the CPU each run took. */
+async function holderRuns(platform: Platform, server: RunningServer): Promise<Omit<PlatformRuns, 'csv'>> {
+  const runs: Measured[] = [];
+  const sessions = await openSessions(platform, server);
+  const label = platformLabel(platform.holders);
+  console.log(`\n${label}: ${SESSIONS} sessions, chain holders ${teamsAmong(sessions).join(', ')} among them; ${grantsLine(sessions.grants)}`);
+  const { loads, gets } = await holderLoads(`http://127.0.0.1:${server.port}`, sessions);
+  console.log(`${label}: the holder GETs of the OpenAPI document (${getsCount(gets)}), the first session holder's queries:\n${getsText(gets)}`);
+  for (const load of loads) {
+    const analysed = await analyzeAsAutovacuumWould(platform.url);
+    if (analysed.length) console.log(`analysed as autovacuum would have: ${analysed.join(', ')}`);
+    // The pages an earlier run dirtied (the buys' most) written now, not by a checkpoint
+    // during this run, whose database CPU would count it.
+    await checkpoint(platform.url);
+    await series(load, runs, server.pid);
+  }
+  return { platform, sessions, gets, runs };
 }
 
 /** A checkpoint of the platform's database server. */
@@ -419,16 +464,19 @@ function cpuPerRequest(run: Measured): PerRequest {
 const ratioOf = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : a / b);
 const ratioText = (ratio: number | null) => (ratio === null ? 'n/a' : `${ratio.toFixed(2)}x`);
 const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(3));
-const isAsset = (load: Load) => load.name === `GET ${PATHS.getAsset}`;
+const isAsset = (load: Load) => load.name === `GET ${PATHS.getAsset}` || load.name === `GET ${PATHS.getAsset} (${AFTER_BUYS})`;
 const platformLabel = (platformHolders: number) => `${int(platformHolders)} holders`;
 
-/** Each run's req/s, latency, errors and CPU a request; each read's CPU a request over getAsset's. */
+/**
+ * Each run's req/s, latency, errors and CPU a request; each read's CPU a request over getAsset's
+ * last run before it, on the holders as that read finds them (after the buys, with their orders).
+ */
 function holderRunFigures(label: string, runs: Measured[]): Figure[] {
-  return runs.flatMap((run) => {
+  return runs.flatMap((run, i) => {
     const { load, connections, result } = run;
     const at = `${label}: ${load.name} @${connections}`;
     const cpu = cpuPerRequest(run);
-    const asset = runs.find((r) => isAsset(r.load) && r.connections === connections);
+    const asset = runs.slice(0, i).findLast((r) => isAsset(r.load) && r.connections === connections);
     const overAsset = asset && load.method !== 'POST' && !isAsset(load) ? ratioOf(cpu.totalMs, cpuPerRequest(asset).totalMs) : undefined;
     const figures: Figure[] = [
       { benchmark: 'api', figure: `${at}: req/s`, value: int(result.requests.average) },
@@ -645,6 +693,7 @@ async function holdersBench(): Promise<void> {
         { benchmark: 'api', figure: `${label}: holder GETs in the OpenAPI document (each measured below)`, value: getsCount(done.gets) },
         grantsFigure(`${label}, ${SESSIONS} session holders`, done.sessions.grants),
         ...holderRunFigures(label, done.runs),
+        ...csvFigures(label, done.runs, done.csv),
         await ledgerFigure(label, platform.url),
       );
     }

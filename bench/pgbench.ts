@@ -52,10 +52,33 @@ SELECT asset, kind, balance FROM accounts WHERE user_id = :uid AND kind IN ('wal
 SELECT value FROM params WHERE name = 'price.aic_usd' AND effective_day <= current_date ORDER BY effective_day DESC LIMIT 1;
 `;
 
+/**
+ * The holder's whole history as CSV by one hand-written statement, for a session holder of a
+ * platform of :holders (bench/holderSessions.ts spreads them so; the first five spread ids past
+ * the chain give their place to chain holders, so those are skipped): the rows the export reads
+ * (`movements_after`), each account's running balance, the same nine fields formatted and
+ * joined. The export's type and flow names are the entry's own kind and the sign of its net here.
+ * The time's colons come from chr(58): pgbench reads a colon in the text as a variable.
+ */
+const STATEMENT_CSV = `
+\\set i random(6, 199)
+\\set u 1 + :i * :holders / 200
+SELECT string_agg(line, E'\\r\\n' ORDER BY entry_id, asset, account) FROM (
+  SELECT m.entry_id, m.asset, m.account, concat_ws(',',
+    replace(to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24#MI#SS.MS"Z"'), '#', chr(58)), m.entry_id,
+    CASE WHEN m.entry_kind = 'settlement' THEN split_part(m.ref, ':', 3) ELSE m.entry_kind END,
+    m.account, m.asset, (m.amount / 1e8)::numeric(30, 8),
+    (sum(m.amount) OVER (PARTITION BY m.asset, m.account ORDER BY m.entry_id) / 1e8)::numeric(30, 8),
+    CASE WHEN m.ref ~ '[",\\r\\n]' THEN '"' || replace(m.ref, '"', '""') || '"' ELSE coalesce(m.ref, '') END,
+    CASE WHEN m.entry_net = 0 THEN 'internal' WHEN m.entry_net < 0 THEN 'out' WHEN m.entry_kind = 'settlement' THEN 'earnings' ELSE 'in' END) AS line
+  FROM movements_after(:u::bigint, 0, 100000) m) lines;
+`;
+
 export const YARDSTICKS = {
   buyStatements: { name: 'pgbench: the buy statements, one transaction', script: BUY_STATEMENTS },
   buyFunction: { name: 'pgbench: earn_buy, one statement', script: BUY_FUNCTION },
   assetReads: { name: "pgbench: getAsset's reads", script: ASSET_READS },
+  statementCsv: { name: 'pgbench: the CSV export by one statement', script: STATEMENT_CSV },
 } as const;
 
 export type Yardstick = keyof typeof YARDSTICKS;
@@ -90,15 +113,17 @@ export async function benchUserRange(dbUrl: string): Promise<{ lo: number; hi: n
 
 /**
  * Runs one yardstick for `seconds` with `clients` connections (prepared statements, as a
- * tuned client would send them) and returns its transactions a second.
+ * tuned client would send them) and returns its transactions a second. `vars`: the script's
+ * variables (the users' id range, or the platform's holders).
  */
-export async function pgbench(dbUrl: string, which: Yardstick, clients: number, seconds: number, users: { lo: number; hi: number }): Promise<number> {
+export async function pgbench(dbUrl: string, which: Yardstick, clients: number, seconds: number, vars: Record<string, number>): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'pgbench-'));
   try {
     const file = join(dir, `${which}.sql`);
     writeFileSync(file, YARDSTICKS[which].script);
     const url = new URL(dbUrl);
-    const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), '-D', `lo=${users.lo}`, '-D', `hi=${users.hi}`, '-f', file];
+    const defines = Object.entries(vars).flatMap(([name, value]) => ['-D', `${name}=${value}`]);
+    const args = ['-n', '-M', 'prepared', '-c', String(clients), '-j', '2', '-T', String(seconds), ...defines, '-f', file];
     const env = {
       ...process.env,
       // A socket directory in ?host= (a Unix socket) wins over the host name, as for the app.
