@@ -21,6 +21,10 @@ const NOTICE_TARGETS: Record<NoticeKind, string> = {
   terms_change: '/rates',
   new_device: '/sessions',
   order_renewed: '/thirtydays',
+  money_in: '/wallet',
+  subscribed: '/center',
+  redeemed: '/wallet',
+  claimed: '/wallet',
 };
 
 /**
@@ -92,6 +96,16 @@ export function noticeWording(
       const device = deviceLabel(t, { browser: p.browser || null, os: p.os || null });
       return { title, text: t('notifications.new_device.text', { device }) };
     }
+    case 'money_in':
+      return { title, text: t('notifications.money_in.text', { type: t(typeLabelKey(p.type as TransferType)), amount: formatAmount(p.amount), asset: p.asset ?? '' }) };
+    case 'subscribed':
+    case 'redeemed':
+      return {
+        title,
+        text: t(`notifications.${notice.kind}.text`, { amount: formatAmount(p.amount), product: t(`product.${p.product}.name`), order: p.order ?? '' }),
+      };
+    case 'claimed':
+      return { title, text: t('notifications.claimed.text', { amount: formatAmount(p.amount), what: t(`notifications.claimed.${p.what}`) }) };
     case 'terms_change': {
       const name = p.name ?? '';
       return { title, text: t('notifications.terms_change.text', { name: t(paramLabelKey(name) ?? name), value: formats.paramValue(name, p.value ?? ''), day }) };

@@ -15,7 +15,14 @@ export const NoticeKind = Type.Union([
   Type.Literal('terms_change'),
   Type.Literal('new_device'),
   Type.Literal('order_renewed'),
+  Type.Literal('money_in'),
+  Type.Literal('subscribed'),
+  Type.Literal('redeemed'),
+  Type.Literal('claimed'),
 ]);
+
+/** The holder's own money moves: told for the record, written read (they did it; no badge for it). */
+export const OWN_MOVE_NOTICES = ['money_in', 'subscribed', 'redeemed', 'claimed'] as const satisfies readonly NoticeKind[];
 export type NoticeKind = Static<typeof NoticeKind>;
 
 const Id = Type.String({ pattern: '^\\d{1,19}$' });
@@ -34,7 +41,10 @@ export const Notice = Type.Object({
    * order's first day); order_ended (a 360-day order's term is over, its principal back in the
    * wallet): order, principal; lockup_released: day (of the network income locked), amount (now
    * claimable); terms_change: name (the parameter), value, day (from when); new_device: browser,
-   * os (as the user agent reads; '' unknown).
+   * os (as the user agent reads; '' unknown); money_in (a recharge or transfer in credited): id,
+   * type, asset, amount; subscribed: order, product, amount; redeemed (all or part of an order
+   * back in the wallet): order, product, amount; claimed: amount, what ('rewards': the 360-day
+   * rewards; 'network': unlocked network income).
    */
   params: Type.Record(Type.String(), Type.String()),
   createdAt: Type.String({ format: 'date-time' }),

@@ -13,7 +13,7 @@ describe('the notification centre at 390x844', () => {
   journey({ OPERATOR_USER_IDS: '1', CLOCK_START: '2026-11-20T08:00:00Z' }, (run) => ({ server, browser } = run));
   const api = <T>(path: string, token: string, body?: object) => callApi<T>(server.baseUrl, path, token, body);
 
-  it('shows the unread count on the bell, lists the day’s income, a change of terms and a new member, and opening one lands on it', async () => {
+  it('shows the unread count on the bell, lists the day’s income under its day with the holder’s own moves, a change of terms and a new member, and opening one lands on it', async () => {
     // Hana's bind of Olga's code tells Olga; two settled days tell Hana one income notice (11-21).
     const { operator, olgaToken, holder, home, token } = await operatorAndInvitee(browser, server.baseUrl);
     const { page, errors } = holder;
@@ -29,10 +29,20 @@ describe('the notification centre at 390x844', () => {
     await bell.click();
 
     const list = page.getByRole('list', { name: 'Your notifications' });
-    const item = list.getByRole('listitem').first();
+    // The notices under a heading per day; each notice is a list item with a button.
+    const notices = list.getByRole('listitem').filter({ has: page.getByRole('button') });
+    const item = notices.first();
     await item.waitFor();
     expect(await text(item)).toMatch(/^Income credited3\.00 AIC credited for 2026-11-21/);
     expect(await item.getByRole('img', { name: 'Unread' }).count()).toBe(1);
+    // Hana's own moves two days before, under that day's heading, read: no badge for what she did.
+    expect(await list.getByRole('heading').allTextContents()).toEqual(['Today', expect.stringMatching(/20/)]);
+    expect(await notices.allTextContents()).toEqual([
+      expect.stringMatching(/^Income credited/),
+      expect.stringMatching(/^Subscribed1,000\.00 AIC subscribed to 30 days, order \d+/),
+      expect.stringMatching(/^Money inTransfer in of 2,000\.00 AIC credited to your wallet/),
+    ]);
+    expect(await list.getByRole('img', { name: 'Unread' }).count()).toBe(1);
     await page.screenshot({ path: '/tmp/notifications-list.png' });
     await item.getByRole('button').click();
     await page.waitForURL(/#\/income$/);
@@ -46,7 +56,7 @@ describe('the notification centre at 390x844', () => {
     await api('/api/operator/params', olgaToken, { name: 'earn.fixed30.daily_rate', value: '0.004', effectiveDay: '2026-12-01' });
     await page.goto(`${server.baseUrl}/#/notifications`);
     await page.reload();
-    const change = list.getByRole('listitem').first();
+    const change = notices.first();
     await expect.poll(() => text(change)).toMatch(/^Change of terms announced.+ becomes 0\.4% from 2026-12-01/);
     await page.setViewportSize({ width: 320, height: 568 });
     await page.screenshot({ path: '/tmp/notifications-terms-320.png' });
@@ -58,7 +68,9 @@ describe('the notification centre at 390x844', () => {
     await operator.page.goto(`${server.baseUrl}/#/center`);
     await operator.page.getByRole('link', { name: 'Notifications, 1 unread' }).click();
     const olgaList = operator.page.getByRole('list', { name: 'Your notifications' });
-    await expect.poll(() => text(olgaList.getByRole('listitem').first())).toMatch(/New team memberHana joined your team with your invitation code/);
+    await expect.poll(() => text(olgaList.getByRole('listitem').filter({ has: operator.page.getByRole('button') }).first())).toMatch(
+      /New team memberHana joined your team with your invitation code/,
+    );
     await operator.page.getByRole('button', { name: 'Mark all as read' }).click();
     await expect.poll(() => olgaList.getByRole('img', { name: 'Unread' }).count()).toBe(0);
     expect(errors).toEqual([]);

@@ -68,7 +68,8 @@ describe('auto-renew of a 30-day order at 390x844', () => {
     expect(await text(bell)).toBe(String(unread));
     await bell.click();
     const list = page.getByRole('list', { name: 'Your notifications' });
-    await expect.poll(() => text(list.getByRole('listitem').first())).toMatch(/^Income credited3\.00 AIC credited for 2026-12-01/);
+    const first = list.getByRole('listitem').filter({ has: page.getByRole('button') }).first();
+    await expect.poll(() => text(first)).toMatch(/^Income credited3\.00 AIC credited for 2026-12-01/);
     const told = list.getByRole('listitem').filter({ hasText: '30-day order renewed' });
     expect(await text(told)).toMatch(
       new RegExp(`^30-day order renewedOrder ${bought.id}: 1,090\\.00 AIC, its income of 90\\.00 AIC included, renewed as order ${renewal}, earning from 2026-12-02`),

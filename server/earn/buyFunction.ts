@@ -13,7 +13,7 @@ import { sql } from 'kysely';
  * A subscription in one statement (issue 16): `earn_buy` claims the Idempotency-Key, checks
  * the minimum and the inviter, consumes the day's quota, inserts the order, posts the ledger
  * entry through the ledger's `ledger_move` (server/ledger/functions.ts: earning credited,
- * wallet debited under the balance CHECK) and stores the answer, all in the one statement's
+ * wallet debited under the balance CHECK), writes the holder's notice of it and stores the answer, all in the one statement's
  * transaction. Refusals roll back what the block wrote and store their own answer, chosen from
  * `p_refusals` (already in the caller's language), so that a replay of the key is answered the
  * same way. The checks and their order are those of `buy` in server/earn/service.ts, which a
@@ -38,6 +38,7 @@ export const EARN_BUY = sql`
     v_order bigint;
     v_refusal text;
     v_answer jsonb;
+    v_entry bigint;
   begin
     insert into idempotency_keys (user_id, key, request_hash, created_at)
     values (p_user, p_key, p_hash, p_now)
@@ -76,8 +77,13 @@ export const EARN_BUY = sql`
                 p_now, p_cycle_start, p_matures_day, p_auto_renew)
         returning id into v_order;
         -- A wallet short of the amount (or none at all) raises check_violation.
-        perform ledger_move('subscribe', 'order:' || v_order, p_now, 'AIC',
-                            p_user, 'wallet', p_user, 'earning', p_amount);
+        v_entry := ledger_move('subscribe', 'order:' || v_order, p_now, 'AIC',
+                               p_user, 'wallet', p_user, 'earning', p_amount);
+        -- The holder's record of it, written read (server/notify/notices.ts, notifyOwnMove).
+        insert into notifications (user_id, kind, key, params, created_at, read_at)
+        values (p_user, 'subscribed', 'entry:' || v_entry,
+                jsonb_build_object('order', v_order::text, 'product', p_product, 'amount', trim_scale(p_amount::numeric / 100000000)::text),
+                p_now, p_now);
       exception
         when check_violation then
           v_refusal := 'BALANCE';

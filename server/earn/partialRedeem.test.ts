@@ -71,6 +71,16 @@ describe.each(DATABASES)('partial redemption of a current order on %s', (kind) =
     expect((await redeem('1')).json().code).toBe(ERRORS.REDEEM_NONE.code);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   });
+
+  it('leaves the holder a notice of each redemption, read, and none of the refusals', async () => {
+    const page = (await t.app.inject({ url: PATHS.notifications, query: { limit: '50' }, headers: bearer(token) })).json().data;
+    const own = page.items.filter((n: { kind: string }) => n.kind === 'redeemed' || n.kind === 'subscribed');
+    expect(own.map((n: { kind: string; params: unknown; read: boolean }) => [n.kind, n.params, n.read])).toEqual([
+      ['redeemed', { order: orderId, product: 'current', amount: '1000.000001' }, true],
+      ['redeemed', { order: orderId, product: 'current', amount: '3' }, true],
+      ['subscribed', { order: orderId, product: 'current', amount: '1000' }, true],
+    ]);
+  });
 });
 
 describe('the redemption rule', () => {

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Database, Product } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { notifyOwnMove } from '../notify/notices.ts';
 import { utcDay } from '../platform/clock.ts';
 import { findOrder, type OrderRow, toOrder } from './repository.ts';
 import { termDates } from './termDates.ts';
@@ -102,7 +103,7 @@ export async function buy(ctx: AppContext, trx: Trx, input: BuyInput): Promise<O
     ])
     .executeTakeFirstOrThrow()) as OrderRow;
 
-  await postEntry(trx, {
+  const entryId = await postEntry(trx, {
     kind: 'subscribe',
     ref: `order:${row.id}`,
     at: now,
@@ -111,14 +112,18 @@ export async function buy(ctx: AppContext, trx: Trx, input: BuyInput): Promise<O
       { userId: input.userId, asset: 'AIC', kind: 'earning', amount: input.amount },
     ],
   });
+  await notifyOwnMove(trx, { userId: input.userId, entryId, kind: 'subscribed', params: orderParams(row, input.amount), at: now });
   return toOrder(row, now);
 }
+
+/** A subscription's or redemption's notice figures: the order, its product, the AIC moved. */
+const orderParams = (row: OrderRow, amount: bigint) => ({ order: String(row.id), product: row.product, amount: formatUnits(amount) });
 
 /** Returns an order's holding to the wallet and closes it with `status`. */
 async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeemed' | 'redemption_successful') {
   const holding = row.principal + row.income;
   const now = ctx.clock.now();
-  await postEntry(trx, {
+  const entryId = await postEntry(trx, {
     kind: 'redeem',
     ref: `order:${row.id}`,
     at: now,
@@ -127,6 +132,7 @@ async function payOut(ctx: AppContext, trx: Trx, row: OrderRow, status: 'redeeme
       { userId: row.user_id, asset: 'AIC', kind: 'wallet', amount: holding },
     ],
   });
+  await notifyOwnMove(trx, { userId: row.user_id, entryId, kind: 'redeemed', params: orderParams(row, holding), at: now });
   await trx
     .updateTable('orders')
     .set({ status, closed_at: now })
@@ -157,7 +163,7 @@ export async function redeemCurrent(ctx: AppContext, trx: Trx, userId: bigint, o
 /** Returns `amount` of a current order's holding to the wallet, income first; the order runs on. */
 async function payPart(trx: Trx, row: OrderRow, amount: bigint, now: Date): Promise<Order> {
   const fromIncome = amount < row.income ? amount : row.income;
-  await postEntry(trx, {
+  const entryId = await postEntry(trx, {
     kind: 'redeem',
     ref: `order:${row.id}`,
     at: now,
@@ -166,6 +172,7 @@ async function payPart(trx: Trx, row: OrderRow, amount: bigint, now: Date): Prom
       { userId: row.user_id, asset: 'AIC', kind: 'wallet', amount },
     ],
   });
+  await notifyOwnMove(trx, { userId: row.user_id, entryId, kind: 'redeemed', params: orderParams(row, amount), at: now });
   const left = { principal: row.principal - (amount - fromIncome), income: row.income - fromIncome };
   await trx.updateTable('orders').set(left).where('user_id', '=', row.user_id).where('id', '=', row.id).execute();
   return toOrder({ ...row, ...left }, now);
@@ -213,7 +220,7 @@ export async function setAutoRenew(ctx: AppContext, trx: Trx, userId: bigint, or
 export async function claimRewards(trx: Trx, userId: bigint, now: Date): Promise<{ claimed: string }> {
   const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: 'rewards' });
   if (amount <= 0n) throw new AppError('CLAIM_NONE');
-  await postEntry(trx, {
+  const entryId = await postEntry(trx, {
     kind: 'claim',
     ref: `claim:${userId}`,
     at: now,
@@ -222,5 +229,7 @@ export async function claimRewards(trx: Trx, userId: bigint, now: Date): Promise
       { userId, asset: 'AIC', kind: 'wallet', amount },
     ],
   });
-  return { claimed: formatUnits(amount) };
+  const claimed = formatUnits(amount);
+  await notifyOwnMove(trx, { userId, entryId, kind: 'claimed', params: { amount: claimed, what: 'rewards' }, at: now });
+  return { claimed };
 }

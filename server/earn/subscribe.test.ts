@@ -89,10 +89,15 @@ describe.each(DATABASES)('a buy in one statement answers and writes exactly as t
       .execute();
     const postings = await sql<{ kind: string; amount: bigint }>`select kind, amount from postings where user_id = ${userId} order by entry_id, kind`.execute(t.ctx.db);
     const keys = await t.ctx.db.selectFrom('idempotency_keys').select(['key', 'response_status', 'response_body']).where('user_id', '=', userId).orderBy('key').execute();
+    // The holder's notice of each subscription: the order's id differs between twins, the rest not.
+    const notices = await sql<{ kind: string; product: string; amount: string; read: boolean }>`
+      select kind, params ->> 'product' as product, params ->> 'amount' as amount, read_at = created_at as read
+      from notifications where user_id = ${userId} order by id`.execute(t.ctx.db);
     return {
       accounts,
       quota,
       orders,
+      notices: notices.rows,
       postings: postings.rows,
       keys: keys.map((k) => comparable({ status: k.response_status ?? 0, body: k.response_body as Answer['body'] })),
     };

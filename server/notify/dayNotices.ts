@@ -20,6 +20,8 @@ export type NoticeRange = {
   before?: bigint | RawBuilder<unknown>;
   unread?: boolean;
   where?: (id: RawBuilder<unknown>) => RawBuilder<unknown>;
+  /** Rows of these kinds left out (push leaves out the holder's own moves); day notices are income. */
+  exceptKinds?: readonly string[];
 };
 
 const conditions = (id: RawBuilder<unknown>, range: NoticeRange, unread: RawBuilder<unknown>) => {
@@ -67,6 +69,7 @@ export function holderNotices(user: RawBuilder<unknown>, range: NoticeRange, ord
     select kept.id, kept.kind, kept.key, kept.params, kept.created_at, kept.read_at is not null as read
     from notifications kept
     where kept.user_id = ${user} and ${conditions(sql`kept.id`, range, sql`kept.read_at is null`)}
+      and ${range.exceptKinds?.length ? sql`kept.kind not in (${sql.join(range.exceptKinds.map((kind) => sql.lit(kind)))})` : sql`true`}
     order by kept.id ${direction} limit ${limit}`;
   return sql`
     select * from ((${rows}) union all (select * from (${dayNotices(user, range, order)}) days limit ${limit})) notices

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql, type Transaction } from 'kysely';
-import type { Notice, NoticeKind } from '../../contract/notifications.ts';
+import { type Notice, type NoticeKind, OWN_MOVE_NOTICES } from '../../contract/notifications.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { gatheredCalls, idCursor } from '../platform/readCalls.ts';
@@ -9,17 +9,27 @@ type Executor = Db | Transaction<Database>;
 
 /**
  * Tells a holder what happened, in the transaction of the event itself: the notice exists
- * exactly when the event does. Keyed by (holder, kind, key): a second run writes nothing.
+ * exactly when the event does. Keyed by (holder, kind, key): a second run writes nothing. The
+ * holder's own money moves (OWN_MOVE_NOTICES) are written read: a record, not news to them.
  */
 export async function notify(
   trx: Transaction<Database>,
   notice: { userId: bigint; kind: NoticeKind; key: string; params: Record<string, string>; at: Date },
 ): Promise<void> {
+  const read = (OWN_MOVE_NOTICES as readonly NoticeKind[]).includes(notice.kind) ? notice.at : null;
   await trx
     .insertInto('notifications')
-    .values({ user_id: notice.userId, kind: notice.kind, key: notice.key, params: JSON.stringify(notice.params), created_at: notice.at })
+    .values({ user_id: notice.userId, kind: notice.kind, key: notice.key, params: JSON.stringify(notice.params), created_at: notice.at, read_at: read })
     .onConflict((oc) => oc.columns(['user_id', 'kind', 'key']).doNothing())
     .execute();
+}
+
+/** The notice of a holder's own move of AIC between their wallet and an order or a claim, keyed by its journal entry. */
+export function notifyOwnMove(
+  trx: Transaction<Database>,
+  move: { userId: bigint; entryId: bigint; kind: 'subscribed' | 'redeemed' | 'claimed'; params: Record<string, string>; at: Date },
+): Promise<void> {
+  return notify(trx, { userId: move.userId, kind: move.kind, key: `entry:${move.entryId}`, params: move.params, at: move.at });
 }
 
 /**

@@ -4,7 +4,7 @@ import { sql, type Transaction } from 'kysely';
 import webpush from 'web-push';
 import { isLanguageKey, type LanguageKey } from '../../contract/languages.ts';
 import { noticeTarget } from '../../contract/noticeWording.ts';
-import type { NoticeKind } from '../../contract/notifications.ts';
+import { type NoticeKind, OWN_MOVE_NOTICES } from '../../contract/notifications.ts';
 import type { PushPayload, PushSubscribeBody } from '../../contract/push.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
@@ -191,6 +191,7 @@ async function send(claim: Claimed, keys: Keys, config: AppContext['config'], re
  * Up to PUSH_BATCH notices, oldest first, newer than their subscription's cursor and not claimed
  * for it, at most PER_SUBSCRIPTION a subscription: (user_id, subscription_id, notification_id,
  * kind, params). Rows and day notices alike, read by holder: nothing the settlement pays for.
+ * The holder's own money moves are left out: they made them on the screen.
  */
 export const pushCandidates = () => sql`
   select s.user_id, s.id as subscription_id, n.id as notification_id, n.kind, n.params
@@ -200,6 +201,7 @@ export const pushCandidates = () => sql`
     where: (id) => sql`not exists (
       select 1 from push_deliveries d
       where d.user_id = s.user_id and d.subscription_id = s.id and d.notification_id = ${id})`,
+    exceptKinds: OWN_MOVE_NOTICES,
   }, 'asc', PER_SUBSCRIPTION)}) n
   order by n.id
   limit ${PUSH_BATCH}`;

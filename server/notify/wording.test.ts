@@ -15,6 +15,10 @@ const SAMPLES: Record<NoticeKind, Record<string, string>> = {
   lockup_released: { day: '2026-11-01', amount: '5' },
   terms_change: { name: 'earn.fixed30.daily_rate', value: '0.004', day: '2026-12-01' },
   new_device: { browser: 'Chrome', os: 'Android' },
+  money_in: { id: '9', type: 'recharge', asset: 'USDT', amount: '500' },
+  subscribed: { order: '14', product: 'fixed30', amount: '1000' },
+  redeemed: { order: '15', product: 'current', amount: '250.5' },
+  claimed: { amount: '12', what: 'network' },
 };
 
 /** The server words a push with the app's texts: every kind in every language, nothing left unfilled. */
@@ -23,7 +27,7 @@ describe('push wording', () => {
     for (const [kind, params] of Object.entries(SAMPLES) as [NoticeKind, Record<string, string>][]) {
       const words = wordNotice(language, { kind, params });
       for (const line of [words.title, words.text, words.note ?? '']) {
-        expect(line, `${kind} ${line}`).not.toMatch(/\{\{|notifications\.|wallet\.type|operator\.params|sessions\./);
+        expect(line, `${kind} ${line}`).not.toMatch(/\{\{|notifications\.|wallet\.type|operator\.params|sessions\.|product\./);
       }
       expect(words.title.length, kind).toBeGreaterThan(0);
     }
@@ -32,5 +36,9 @@ describe('push wording', () => {
   it('fills the figures as the app shows them', () => {
     expect(wordNotice('en', { kind: 'income', params: SAMPLES.income })).toEqual({ title: 'Income credited', text: '4.50 AIC credited for 2026-11-02' });
     expect(wordNotice('en', { kind: 'transfer_rejected', params: SAMPLES.transfer_rejected }).note).toBe('Reason: address check');
+    expect(wordNotice('en', { kind: 'money_in', params: SAMPLES.money_in }).text).toBe('Recharge of 500.00 USDT credited to your wallet');
+    expect(wordNotice('en', { kind: 'subscribed', params: SAMPLES.subscribed }).text).toBe('1,000.00 AIC subscribed to 30 days, order 14');
+    expect(wordNotice('en', { kind: 'redeemed', params: SAMPLES.redeemed }).text).toBe('250.50 AIC of Current order 15 back in your wallet');
+    expect(wordNotice('en', { kind: 'claimed', params: SAMPLES.claimed }).text).toBe('12.00 AIC of unlocked network income moved to your wallet');
   });
 });

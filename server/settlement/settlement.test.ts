@@ -231,6 +231,8 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
     const claim = await post(t.app, PATHS.receive, tokens.alice as string, {});
     expect(claim.json().code).toBe(0);
     expect(Number(claim.json().data.claimed)).toBeGreaterThan(2622);
+    const notices = (await t.app.inject({ url: PATHS.notifications, headers: bearer(tokens.alice as string) })).json().data.items;
+    expect(notices[0]).toMatchObject({ kind: 'claimed', params: { amount: claim.json().data.claimed, what: 'rewards' }, read: true });
     const again = await post(t.app, PATHS.receive, tokens.alice as string, {});
     expect(again.json()).toMatchObject({ code: ERRORS.CLAIM_NONE.code, msg: 'Failed to claim, insufficient quantity available' });
   });

@@ -19,6 +19,7 @@ import { AppError } from '../http/errors.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { notifyOwnMove } from '../notify/notices.ts';
 import { utcDay } from '../platform/clock.ts';
 import { findInviter, maskUserId, platformInviteCode } from './inviter.ts';
 import { inviteRecords, userSummary, zeroLog, zeroProfit } from './repository.ts';
@@ -100,16 +101,19 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     async ({ userId }, trx) => {
       const claimable = await balanceOf(trx, { userId, asset: 'AIC', kind: 'network_rewards' });
       if (claimable <= 0n) throw new AppError('CLAIM_NONE');
-      await postEntry(trx, {
+      const at = ctx.clock.now();
+      const entryId = await postEntry(trx, {
         kind: 'claim_network',
         ref: `claim:${userId}`,
-        at: ctx.clock.now(),
+        at,
         postings: [
           { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
           { userId, asset: 'AIC', kind: 'wallet', amount: claimable },
         ],
       });
-      return { claimed: formatUnits(claimable) };
+      const claimed = formatUnits(claimable);
+      await notifyOwnMove(trx, { userId, entryId, kind: 'claimed', params: { amount: claimed, what: 'network' }, at });
+      return { claimed };
     },
   );
 };

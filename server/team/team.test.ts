@@ -235,6 +235,9 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     const claim = await post(t.app, PATHS.receiveProfit, await token(46));
     expect(claim.json().code).toBe(0);
     expect(units(claim.json().data.claimed)).toBeGreaterThanOrEqual(released.unlockable);
+    // The holder's record of the claim, read: they made it.
+    const notices = (await t.app.inject({ url: PATHS.notifications, headers: bearer(await token(46)) })).json().data.items;
+    expect(notices[0]).toMatchObject({ kind: 'claimed', params: { amount: claim.json().data.claimed, what: 'network' }, read: true });
     expect((await post(t.app, PATHS.receiveProfit, await token(46))).json().code).toBe(ERRORS.CLAIM_NONE.code);
     expect((await checkLedger(t.ctx.db)).ok).toBe(true);
   }, 300_000);

@@ -141,6 +141,10 @@ async function finish(db: Db, row: Row, result: { applied: boolean; reason: stri
     // Someone else ended it first (a webhook, the worker): theirs stands.
     if (!closed) return currentRow(trx, row);
     await book(trx, row, result);
+    if (result.applied && (row.type === 'recharge' || row.type === 'transfer_in')) {
+      const { id, type, asset, amount } = toRecord(closed);
+      await notify(trx, { userId: row.user_id, kind: 'money_in', key: `transfer:${row.id}`, params: { id, type, asset, amount }, at: result.at });
+    }
     if (directionOf(row.type) === 'credit') {
       const { id, type, asset, amount } = toRecord(closed);
       await notify(trx, {

@@ -16,9 +16,25 @@ export function Loading({ first = false }: { first?: boolean }) {
   );
 }
 
+/** Items grouped under headings: each item's group, and the heading of a group (shown before its first item). */
+export type Grouping<T> = { groupOf: (item: T) => string; heading: (group: string) => ReactNode };
+
+/** The items, each group's heading before its first item (a list item of its own). */
+function withHeadings<T>(items: T[], render: (item: T) => ReactNode, grouping: Grouping<T> | undefined): ReactNode[] {
+  if (!grouping) return items.map(render);
+  let last: string | undefined;
+  return items.flatMap((item) => {
+    const group = grouping.groupOf(item);
+    const heading = group === last ? [] : [<li key={`group-${group}`} className="records__group">{grouping.heading(group)}</li>];
+    last = group;
+    return [...heading, render(item)];
+  });
+}
+
 /**
  * A list loaded page by page as it scrolls (antd-mobile InfiniteScroll): loading, failure
- * with retry, the empty state, then the items and "No more" at the end.
+ * with retry, the empty state, then the items (under their groups' headings, when grouped) and
+ * "No more" at the end.
  */
 export function PagedList<T>({
   query,
@@ -26,12 +42,14 @@ export function PagedList<T>({
   failed,
   className,
   render,
+  grouping,
 }: {
   query: UseInfiniteQueryResult<InfiniteData<{ items: T[] }>>;
   label: string;
   failed: string;
   className?: string;
   render: (item: T) => ReactNode;
+  grouping?: Grouping<T>;
 }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch, hasNextPage, fetchNextPage } = query;
@@ -59,7 +77,7 @@ export function PagedList<T>({
   return (
     <>
       <ul className={className ?? 'records__list'} aria-label={label}>
-        {items.map(render)}
+        {withHeadings(items, render, grouping)}
       </ul>
       <InfiniteScroll loadMore={loadMore} hasMore={hasNextPage}>
         {(hasMore, loadFailed, retry) =>

@@ -5,8 +5,10 @@ import { type NoticeFormats, noticeTarget, noticeWording } from '../../../../con
 import type { Notice } from '../../../../contract/notifications.ts';
 import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { PagedList } from '../../components/PagedList.tsx';
-import { formatAmount, formatDateTime, formatDay } from '../../lib/format.ts';
+import { type Grouping, PagedList } from '../../components/PagedList.tsx';
+import { formatAmount, formatDate, formatDateTime, formatDay } from '../../lib/format.ts';
+import { dayHeading, localDay } from '../../lib/noticeDays.ts';
+import { serverNow } from '../../lib/serverClock.ts';
 import { translator } from '../../lib/translate.ts';
 import { formatParamValue } from '../operator/params.ts';
 import './notifications.css';
@@ -22,6 +24,15 @@ export function NotificationsPage() {
   // Each page of the list carries the unread count: no second request for it here.
   const unread = notices.data?.pages[0]?.unread ?? 0;
   const markRead = useMarkRead();
+
+  // Under a heading per day, on the phone's calendar: today and yesterday by name.
+  const byDay: Grouping<Notice> = {
+    groupOf: (notice) => localDay(Date.parse(notice.createdAt)),
+    heading: (day) => {
+      const named = dayHeading(day, serverNow());
+      return <h3 className="notices__day">{named ? t(`notifications.${named}`) : formatDate(new Date(`${day}T12:00:00`))}</h3>;
+    },
+  };
 
   const open = (notice: Notice) => {
     if (!notice.read) void markRead.send({ id: notice.id });
@@ -43,6 +54,7 @@ export function NotificationsPage() {
           label={t('notifications.list')}
           failed={t('notifications.loadFailed')}
           className="notices"
+          grouping={byDay}
           render={(notice) => {
             const { title, text, note } = noticeWording(translator(t), notice, FORMATS);
             return (
