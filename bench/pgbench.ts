@@ -32,6 +32,7 @@ INSERT INTO accounts AS a (user_id, asset, kind, balance, allow_negative) VALUES
   ON CONFLICT (user_id, asset, kind) DO UPDATE SET balance = a.balance + excluded.balance;
 UPDATE accounts SET balance = balance - ${ONE} WHERE user_id = :uid AND asset = 'AIC' AND kind = 'wallet';
 INSERT INTO postings (entry_id, user_id, asset, kind, amount) VALUES (:entry_id, :uid, 'AIC', 'earning', ${ONE}), (:entry_id, :uid, 'AIC', 'wallet', -${ONE});
+INSERT INTO notifications (user_id, kind, key, params, created_at, read_at) VALUES (:uid, 'subscribed', 'entry:' || :entry_id, jsonb_build_object('order', :order_id::text, 'product', 'current', 'amount', '1'), now(), now());
 UPDATE idempotency_keys SET response_status = 200, response_body = '{"code":0}' WHERE user_id = :uid AND key = 'pgb-' || :client_id || '-' || :k;
 COMMIT;
 `;
