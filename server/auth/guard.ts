@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
-import { authenticate, isTokenFormat } from './sessions.ts';
+import { authenticate, isTokenFormat, sessionNow } from './sessions.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -50,7 +50,7 @@ export function installAuthGuard(app: FastifyInstance, ctx: AppContext): void {
         const blocked = app.authFailures.blocked(request);
         if (blocked) throw refuse(blocked);
         const token = bearerToken(request);
-        const session = token ? await authenticate(ctx.db, token, ctx.clock.now(), ctx.config.sessionCacheMs) : undefined;
+        const session = token ? await authenticate(ctx.db, token, sessionNow(), ctx.config.sessionCacheMs) : undefined;
         if (session === undefined) {
           const wait = await app.authFailures.note(request);
           throw wait ? refuse(wait) : new AppError('UNAUTHORIZED');

@@ -10,7 +10,7 @@ import { AppError } from '../http/errors.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken } from './guard.ts';
 import type { ExchangeGrant, OAuthClient } from './oauth.ts';
-import { createSession, revokeSession } from './sessions.ts';
+import { createSession, revokeSession, sessionNow } from './sessions.ts';
 import { findOrCreateUser } from './users.ts';
 import { transact } from '../db/transact.ts';
 
@@ -76,7 +76,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
       const token = await createSession(
         ctx.db,
         user.id,
-        ctx.clock.now(),
+        sessionNow(),
         ctx.config.sessionTtlDays,
         request.headers['user-agent'],
       );
@@ -92,7 +92,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
     },
     async (request) => {
       const token = bearerToken(request);
-      if (token) await revokeSession(ctx.db, token, ctx.clock.now());
+      if (token) await revokeSession(ctx.db, token, sessionNow());
       return ok(null);
     },
   );

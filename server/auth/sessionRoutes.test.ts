@@ -47,16 +47,21 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
   };
   const status = async (token: string) => (await t.app.inject({ url: PATHS.userInfo, headers: bearer(token) })).statusCode;
 
+  // Sessions live on the wall clock (sessions.ts, sessionNow): Date is frozen here and moved by hand.
+  const moveOn = (ms: number) => vi.setSystemTime(Date.now() + ms);
   beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-01T08:00:00Z'));
     t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });
     alice = await signIn(t.app, { name: 'Alice S' });
     bob = await signIn(t.app, { name: 'Bob S' });
-    t.ctx.clock.advance(60_000);
-    phone = await createSession(t.ctx.db, BigInt(alice.userId), t.ctx.clock.now(), 30, ANDROID_CHROME);
-    t.ctx.clock.advance(60_000);
-    tablet = await createSession(t.ctx.db, BigInt(alice.userId), t.ctx.clock.now(), 30, IPHONE_SAFARI);
+    moveOn(60_000);
+    phone = await createSession(t.ctx.db, BigInt(alice.userId), new Date(), 30, ANDROID_CHROME);
+    moveOn(60_000);
+    tablet = await createSession(t.ctx.db, BigInt(alice.userId), new Date(), 30, IPHONE_SAFARI);
   });
   afterAll(async () => {
+    vi.useRealTimers();
     await t?.close();
   });
 
@@ -106,7 +111,7 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
   });
 
   it('signs out every other device, keeping this one', async () => {
-    const extra = await createSession(t.ctx.db, BigInt(alice.userId), t.ctx.clock.now(), 30, ANDROID_CHROME);
+    const extra = await createSession(t.ctx.db, BigInt(alice.userId), new Date(), 30, ANDROID_CHROME);
     const answer = await post(t.app, PATHS.sessionsRevokeOthers, alice.token);
     expect(answer.json().data).toEqual({ revoked: 2 });
     expect(await status(alice.token)).toBe(200);
@@ -128,7 +133,7 @@ describe.each(DATABASES)('sessions on %s', (kind) => {
       payload: '{}',
     });
     expect(refused.statusCode).toBe(401);
-    await createSession(t.ctx.db, BigInt(bob.userId), new Date(t.ctx.clock.now().getTime() - 31 * 86_400_000), 30, undefined);
+    await createSession(t.ctx.db, BigInt(bob.userId), new Date(Date.now() - 31 * 86_400_000), 30, undefined);
     expect((await list(bob.token)).items).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@ import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
 import { bearerToken, userIdOf } from './guard.ts';
 import { currentHash, listSessions, revokeSessions } from './sessionList.ts';
+import { sessionNow } from './sessions.ts';
 
 const secured = { security: [{ bearer: [] }] };
 const tags = ['sessions'];
@@ -22,7 +23,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     PATHS.sessions,
     { schema: { tags, summary: 'The holder’s live sessions, which one is this', ...secured, response: answers(SessionsData) } },
     async (request) => {
-      const items = await listSessions(ctx.db, userIdOf(request), currentHash(bearerToken(request)), ctx.clock.now());
+      const items = await listSessions(ctx.db, userIdOf(request), currentHash(bearerToken(request)), sessionNow());
       return ok({ items });
     },
   );
@@ -38,7 +39,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
       data: RevokedData,
     },
     async ({ userId, body }, trx) => {
-      const revoked = await revokeSessions(trx, userId, { id: body.id }, ctx.clock.now());
+      const revoked = await revokeSessions(trx, userId, { id: body.id }, sessionNow());
       if (revoked === 0) throw new AppError('NOT_FOUND', 'no such session');
       return { revoked };
     },
@@ -60,7 +61,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     // The check above found this session.
     async ({ userId, request }, trx) => ({
-      revoked: await revokeSessions(trx, userId, { allBut: thisSession(request) as string }, ctx.clock.now()),
+      revoked: await revokeSessions(trx, userId, { allBut: thisSession(request) as string }, sessionNow()),
     }),
   );
 };
