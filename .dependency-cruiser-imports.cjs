@@ -10,7 +10,7 @@ module.exports = {
   auth: ['db', 'http', 'notify', 'platform'],
   dashboard: ['db', 'earn', 'http', 'ledger', 'platform'],
   db: [],
-  earn: ['auth', 'db', 'http', 'income', 'ledger', 'platform', 'team'],
+  earn: ['auth', 'db', 'http', 'income', 'ledger', 'notify', 'platform', 'team'],
   exchange: ['db'],
   http: ['db', 'ledger'],
   income: ['db', 'ledger', 'platform'],
