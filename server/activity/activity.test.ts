@@ -43,7 +43,7 @@ describe.each(DATABASES)('the recruitment activity on %s', (kind) => {
   /** Moves the clock to a moment; sessions live 30 days, so each user gets a fresh one. */
   const at = async (iso: string) => {
     t.ctx.clock.set(new Date(iso));
-    for (const user of Object.values(users)) user.token = await createSession(t.ctx.db, user.id, t.ctx.clock.now(), 30, 'test');
+    for (const user of Object.values(users)) user.token = await createSession(t.ctx.db, user.id, 30, 'test');
   };
   const activity = async (name = 'alice') => {
     const res = await t.app.inject({ url: PATHS.activity, headers: bearer(token(name)) });

@@ -73,13 +73,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<AuthDeps> = async (app, { ctx
         await exchange.onSignedIn(trx, user.id, identity.grant, ctx.clock.now());
         return user;
       });
-      const token = await createSession(
-        ctx.db,
-        user.id,
-        sessionNow(),
-        ctx.config.sessionTtlDays,
-        request.headers['user-agent'],
-      );
+      const token = await createSession(ctx.db, user.id, ctx.config.sessionTtlDays, request.headers['user-agent']);
       request.log.info({ userId: String(user.id) }, 'signed in');
       return ok({ token, userId: String(user.id), redirectRefer: identity.redirectRefer });
     },

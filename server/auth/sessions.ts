@@ -20,13 +20,9 @@ const hashSecret = (secret: string): string => createHash('sha256').update(secre
  */
 export const sessionNow = (): Date => new Date();
 
-export async function createSession(
-  db: Db,
-  userId: bigint,
-  now: Date,
-  ttlDays: number,
-  userAgent: string | undefined,
-): Promise<string> {
+/** A new session of `ttlDays`, from now on the wall clock (`sessionNow`). */
+export async function createSession(db: Db, userId: bigint, ttlDays: number, userAgent: string | undefined): Promise<string> {
+  const now = sessionNow();
   const secret = randomBytes(24).toString('base64url');
   const tokenHash = hashSecret(secret);
   const agent = userAgent?.slice(0, 300) ?? null;

@@ -36,7 +36,7 @@ describe.each(DATABASES)('a product added by its declaration alone, on %s', (kin
   let t: TestApp;
   let holderId = 0n;
   let orderId = '';
-  const token = () => createSession(t.ctx.db, holderId, t.ctx.clock.now(), 30, 'test');
+  const token = () => createSession(t.ctx.db, holderId, 30, 'test');
   const get = async (url: string, query: Record<string, string> = {}) =>
     (await t.app.inject({ url, query, headers: bearer(await token()) })).json().data;
   const available = async () => (await get(PATHS.getAsset)).balances[0].available as string;

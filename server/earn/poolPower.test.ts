@@ -30,7 +30,7 @@ const day = fc.record({
 describe.each(DATABASES)('the pool’s total power kept by settlement on %s', (kind) => {
   let t: TestApp;
   const ids: bigint[] = [];
-  const token = (i: number) => createSession(t.ctx.db, ids[i] as bigint, t.ctx.clock.now(), 30, 'test');
+  const token = (i: number) => createSession(t.ctx.db, ids[i] as bigint, 30, 'test');
 
   beforeAll(async () => {
     t = await startTestApp(kind, { clock: fixedClock(new Date('2026-11-01T08:00:00Z')) });

@@ -82,7 +82,7 @@ describe('limits on failure', () => {
         .values({ subject: `test|${newKey()}`, name: 'Offline Olu', invite_code: newKey().slice(-8).toUpperCase() })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const token = await createSession(t.ctx.db, user.id, t.ctx.clock.now(), 1, 'test');
+      const token = await createSession(t.ctx.db, user.id, 1, 'test');
       await proxy.cut('refuse');
       const client = `192.0.2.${1 + Math.floor(Math.random() * 250)}`;
       const signIns: number[] = [];

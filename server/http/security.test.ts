@@ -80,7 +80,7 @@ describe.each(DATABASES)('rate limits by session on %s', (kind) => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
     // Per holder: the same holder's other session shares the spent budget; another holder goes on.
-    const other = await createSession(t.ctx.db, BigInt(userId), t.ctx.clock.now(), 1, 'second device');
+    const other = await createSession(t.ctx.db, BigInt(userId), 1, 'second device');
     expect((await moveIn(`Bearer ${other}`)).json().code).toBe(ERRORS.RATE_LIMITED.code);
     const someoneElse = await signIn(t.app, { name: 'Bystander Ben' });
     expect((await moveIn(`Bearer ${someoneElse.token}`)).json().code).toBe(0);
@@ -103,7 +103,7 @@ describe.each(DATABASES)('rate limits by session on %s', (kind) => {
     });
     // No spelling of the header reaches the data again.
     for (const authorization of misspelled(token)) expect((await get(PATHS.getAsset, authorization)).statusCode).toBe(401);
-    const other = await createSession(t.ctx.db, BigInt(userId), t.ctx.clock.now(), 1, 'second device');
+    const other = await createSession(t.ctx.db, BigInt(userId), 1, 'second device');
     expect((await get(PATHS.getAsset, `Bearer ${other}`)).statusCode).toBe(200);
     const someoneElse = await signIn(t.app, { name: 'Reader Ray' });
     expect((await get(PATHS.getAsset, `Bearer ${someoneElse.token}`)).statusCode).toBe(200);

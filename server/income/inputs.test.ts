@@ -84,7 +84,7 @@ describe.each(DATABASES)('income lines’ inputs on %s', (kind) => {
         // Nothing per line but the columns: the day's figures are the day's.
         expect(rows.every((r) => r.raw === null)).toBe(true);
         // The reward log serves the same inputs, and its formula gives the line's amount from them.
-        const token = await createSession(t.ctx.db, owners[0] as bigint, t.ctx.clock.now(), 30, 'test');
+        const token = await createSession(t.ctx.db, owners[0] as bigint, 30, 'test');
         const log: { orderId: string; day: string; amount: string; inputs: IncomeInputs }[] = (
           await t.app.inject({ url: PATHS.rewardLog, query: { kind: 'static' }, headers: bearer(token) })
         ).json().data.items;

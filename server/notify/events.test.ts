@@ -93,10 +93,9 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
 
   it('tells the holder of a sign-in on a browser and system none of their sessions had, not of an update or a first sign-in', async () => {
     const phone = (version: number) => `Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${version}.0 Mobile Safari/537.36`;
-    const now = t.ctx.clock.now();
     const ivoId = BigInt(ivo.userId);
-    const token = await createSession(t.ctx.db, ivoId, now, 30, phone(131));
-    await createSession(t.ctx.db, ivoId, now, 30, phone(132));
+    const token = await createSession(t.ctx.db, ivoId, 30, phone(131));
+    await createSession(t.ctx.db, ivoId, 30, phone(132));
     const told = await notices(ivo, 'new_device');
     expect(told.map((n) => n.params)).toEqual([{ browser: 'Chrome', os: 'Android' }]);
     // Keyed by the session's id, as the sessions list shows it.
@@ -107,7 +106,7 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
     // A holder's very first session is no news.
     const { rows } = await sql<{ id: bigint }>`insert into users (subject, name, invite_code) values ('new-device-test', 'Nia', 'NIA00001') returning id`.execute(t.ctx.db);
     const nia = rows[0]?.id as bigint;
-    await createSession(t.ctx.db, nia, now, 30, phone(131));
+    await createSession(t.ctx.db, nia, 30, phone(131));
     const count = await t.ctx.db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', nia).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });

@@ -77,7 +77,7 @@ describe.each(DATABASES)('fuzzing every /api call on %s', (kind) => {
         await fc.assert(
           fc.asyncProperty(requests, async (req) => {
             // A session of its own per request: some calls (logout, revoke) end the session they use.
-            const token = await createSession(t.ctx.db, BigInt(caller.userId), t.ctx.clock.now(), 1, 'fuzz');
+            const token = await createSession(t.ctx.db, BigInt(caller.userId), 1, 'fuzz');
             const res = await t.app.inject({
               method: req.method as 'GET' | 'POST',
               url: req.url,

@@ -22,7 +22,7 @@ describe.each(DATABASES)('the 360-day yield cap on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, bigint> = {};
   const orders: Record<string, string> = {};
-  const token = (who: string) => createSession(t.ctx.db, ids[who] as bigint, t.ctx.clock.now(), 30, 'test');
+  const token = (who: string) => createSession(t.ctx.db, ids[who] as bigint, 30, 'test');
   const order = async (who: string) =>
     (await t.app.inject({ url: PATHS.product, query: { id: orders[who] as string }, headers: bearer(await token(who)) })).json().data;
   const pool = () => balanceOf(t.ctx.db, { userId: SYSTEM, asset: 'AIC', kind: 'supercomputing_pool' });

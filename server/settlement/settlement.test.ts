@@ -48,7 +48,7 @@ describe.each(DATABASES)('earn products and daily settlement on %s', (kind) => {
         userIds[name] = BigInt(session.userId);
         tokens[name] = session.token;
       } else {
-        tokens[name] = await createSession(t.ctx.db, userIds[name], t.ctx.clock.now(), 30, 'test');
+        tokens[name] = await createSession(t.ctx.db, userIds[name], 30, 'test');
       }
     }
   }

@@ -19,7 +19,7 @@ import { settledDays, verifyDay } from './verify.ts';
 describe.each(DATABASES)('income verifier on %s', (kind) => {
   let t: TestApp;
   const ids: Record<string, bigint> = {};
-  const token = (who: string) => createSession(t.ctx.db, ids[who] as bigint, t.ctx.clock.now(), 30, 'test');
+  const token = (who: string) => createSession(t.ctx.db, ids[who] as bigint, 30, 'test');
   const buy = async (who: string, product: string, amount: string) =>
     expect((await post(t.app, PATHS.productBuy, await token(who), { product, amount })).json().code).toBe(0);
 

@@ -44,7 +44,7 @@ describe.each(DATABASES)('statements on %s', (kind) => {
         ids[name] = BigInt(session.userId);
         tokens[name] = session.token;
       } else {
-        tokens[name] = await createSession(t.ctx.db, ids[name], t.ctx.clock.now(), 30, 'test');
+        tokens[name] = await createSession(t.ctx.db, ids[name], 30, 'test');
       }
     }
   }

@@ -32,7 +32,7 @@ describe.each(DATABASES)('binding under concurrent binds, and the tree check, on
       const id = nextId++;
       const code = `B${id}`;
       await sql`insert into users (id, subject, name, invite_code) values (${id}, ${`bind-${id}`}, ${`holder ${id}`}, ${code})`.execute(t.ctx.db);
-      made.push({ id, code, token: await createSession(t.ctx.db, id, t.ctx.clock.now(), 30, undefined) });
+      made.push({ id, code, token: await createSession(t.ctx.db, id, 30, undefined) });
     }
     return made;
   }
@@ -66,7 +66,7 @@ describe.each(DATABASES)('binding under concurrent binds, and the tree check, on
   beforeAll(async () => {
     t = await startTestApp(kind, { seed: false, config: { operatorUserIds: [OPERATOR] } });
     await sql`insert into users (id, subject, name, invite_code) values (${OPERATOR}, 'operator', 'Olga', 'OPERATOR')`.execute(t.ctx.db);
-    operatorToken = await createSession(t.ctx.db, OPERATOR, t.ctx.clock.now(), 30, undefined);
+    operatorToken = await createSession(t.ctx.db, OPERATOR, 30, undefined);
   });
   afterAll(() => t?.close());
 

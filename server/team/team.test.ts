@@ -68,7 +68,7 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     await t.close();
   });
 
-  const token = (id: number) => createSession(t.ctx.db, BigInt(id), t.ctx.clock.now(), 30, 'test');
+  const token = (id: number) => createSession(t.ctx.db, BigInt(id), 30, 'test');
 
   it('has the depth asked for', () => {
     expect(Math.max(...members.map((m) => m.path.length))).toBeGreaterThanOrEqual(DEPTH);
