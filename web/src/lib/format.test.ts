@@ -115,6 +115,9 @@ describe('counts and dates per locale', () => {
     expect(dateTimeIn(en, local.toISOString())).toBe('2024-01-05, 17:08:09');
     expect(dateTimeIn(id, local.toISOString())).toBe('05/01/2024, 17.08.09');
     expect(dateTimeIn(en, 'not a date')).toBe('not a date');
+    // The time alone, as under a day's heading.
+    expect(dateTimeIn(en, local.toISOString(), 'time')).toBe('17:08:09');
+    expect(dateTimeIn(id, local.toISOString(), 'time')).toBe('17.08.09');
   });
 });
 

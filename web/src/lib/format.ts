@@ -132,25 +132,29 @@ export const countIn = (locale: string, count: number | bigint): string => style
 
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 
-function dateFormatOf(locale: string, withTime: boolean, timeZone?: string): Intl.DateTimeFormat {
-  const key = `${locale}|${withTime}|${timeZone ?? ''}`;
+/** Which parts of a moment a format writes. */
+type MomentParts = 'date' | 'dateTime' | 'time';
+
+function dateFormatOf(locale: string, parts: MomentParts, timeZone?: string): Intl.DateTimeFormat {
+  const key = `${locale}|${parts}|${timeZone ?? ''}`;
   let format = dateFormats.get(key);
   if (!format) {
     const date = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
     const time = { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' } as const;
-    format = new Intl.DateTimeFormat(locale, { ...date, ...(withTime ? time : {}), ...(timeZone ? { timeZone } : {}) });
+    const options = { ...(parts === 'time' ? {} : date), ...(parts === 'date' ? {} : time), ...(timeZone ? { timeZone } : {}) };
+    format = new Intl.DateTimeFormat(locale, options);
     dateFormats.set(key, format);
   }
   return format;
 }
 
 /** A local calendar date in the locale's numeric order (English 2024-05-01, Indonesian 01/05/2024). */
-const dateIn = (locale: string, date: Date): string => dateFormatOf(locale, false).format(date);
+const dateIn = (locale: string, date: Date): string => dateFormatOf(locale, 'date').format(date);
 
 /** A moment from an ISO date-time, to the second, in local time; an unreadable one as it came. */
-export function dateTimeIn(locale: string, iso: string): string {
+export function dateTimeIn(locale: string, iso: string, parts: Exclude<MomentParts, 'date'> = 'dateTime'): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : dateFormatOf(locale, true).format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateFormatOf(locale, parts).format(date);
 }
 
 /**
@@ -160,7 +164,7 @@ export function dateTimeIn(locale: string, iso: string): string {
 export function dayIn(locale: string, day: string | null | undefined): string {
   if (!day) return EMPTY;
   const date = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00:00Z`) : null;
-  return date && !Number.isNaN(date.getTime()) ? dateFormatOf(locale, false, 'UTC').format(date) : day;
+  return date && !Number.isNaN(date.getTime()) ? dateFormatOf(locale, 'date', 'UTC').format(date) : day;
 }
 
 /** The same, in the language shown now: what components call. */
@@ -172,4 +176,6 @@ export const formatRate = (rate: string | null | undefined): string => rateIn(cu
 export const formatCount = (count: number | bigint): string => countIn(currentLocale(), count);
 export const formatDate = (date: Date): string => dateIn(currentLocale(), date);
 export const formatDateTime = (iso: string): string => dateTimeIn(currentLocale(), iso);
+/** The time of day alone, where a heading above already gives the date. */
+export const formatTime = (iso: string): string => dateTimeIn(currentLocale(), iso, 'time');
 export const formatDay = (day: string | null | undefined): string => dayIn(currentLocale(), day);

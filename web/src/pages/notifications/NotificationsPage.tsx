@@ -6,7 +6,7 @@ import type { Notice } from '../../../../contract/notifications.ts';
 import { useMarkRead, useNotices } from '../../api/notifications.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Grouping, PagedList } from '../../components/PagedList.tsx';
-import { formatAmount, formatDate, formatDateTime, formatDay } from '../../lib/format.ts';
+import { formatAmount, formatDate, formatDay, formatTime } from '../../lib/format.ts';
 import { dayHeading, localDay } from '../../lib/noticeDays.ts';
 import { serverNow } from '../../lib/serverClock.ts';
 import { translator } from '../../lib/translate.ts';
@@ -67,7 +67,7 @@ export function NotificationsPage() {
                   <span className="notice-item__text">{text}</span>
                   {note && <span className="notice-item__text">{note}</span>}
                   <time className="record__time" dateTime={notice.createdAt}>
-                    {formatDateTime(notice.createdAt)}
+                    {formatTime(notice.createdAt)}
                   </time>
                 </button>
               </li>
