@@ -5,7 +5,7 @@ import { checkRedemption } from '../../contract/redemption.ts';
 import type { AppContext } from '../context.ts';
 import type { Database, Product } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
-import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { postEntry, sweepToWallet } from '../ledger/ledger.ts';
 import { notifyOwnMove } from '../notify/notices.ts';
 import { utcDay } from '../platform/clock.ts';
 import { findOrder, type OrderRow, toOrder } from './repository.ts';
@@ -218,18 +218,9 @@ export async function setAutoRenew(ctx: AppContext, trx: Trx, userId: bigint, or
 
 /** Claims the rewards account (360-day static earnings) into the wallet; network income has its own claim (team/routes.ts). */
 export async function claimRewards(trx: Trx, userId: bigint, now: Date): Promise<{ claimed: string }> {
-  const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: 'rewards' });
-  if (amount <= 0n) throw new AppError('CLAIM_NONE');
-  const entryId = await postEntry(trx, {
-    kind: 'claim',
-    ref: `claim:${userId}`,
-    at: now,
-    postings: [
-      { userId, asset: 'AIC', kind: 'rewards', amount: -amount },
-      { userId, asset: 'AIC', kind: 'wallet', amount },
-    ],
-  });
-  const claimed = formatUnits(amount);
-  await notifyOwnMove(trx, { userId, entryId, kind: 'claimed', params: { amount: claimed, what: 'rewards' }, at: now });
+  const swept = await sweepToWallet(trx, { userId, from: 'rewards', kind: 'claim', at: now });
+  if (!swept) throw new AppError('CLAIM_NONE');
+  const claimed = formatUnits(swept.amount);
+  await notifyOwnMove(trx, { userId, entryId: swept.entryId, kind: 'claimed', params: { amount: claimed, what: 'rewards' }, at: now });
   return { claimed };
 }

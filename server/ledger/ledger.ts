@@ -136,6 +136,29 @@ export async function balanceOf(db: Db | Transaction<Database>, key: AccountKey)
   return row?.balance ?? 0n;
 }
 
+/**
+ * A claim: the whole AIC balance of one of the holder's accounts into their wallet, as one entry
+ * of `kind`. Null when there is nothing to move (the caller refuses the claim).
+ */
+export async function sweepToWallet(
+  trx: Transaction<Database>,
+  claim: { userId: bigint; from: 'rewards' | 'network_rewards'; kind: string; at: Date },
+): Promise<{ amount: bigint; entryId: bigint } | null> {
+  const { userId, from } = claim;
+  const amount = await balanceOf(trx, { userId, asset: 'AIC', kind: from });
+  if (amount <= 0n) return null;
+  const entryId = await postEntry(trx, {
+    kind: claim.kind,
+    ref: `claim:${userId}`,
+    at: claim.at,
+    postings: [
+      { userId, asset: 'AIC', kind: from, amount: -amount },
+      { userId, asset: 'AIC', kind: 'wallet', amount },
+    ],
+  });
+  return { amount, entryId };
+}
+
 export type LedgerCheck = {
   ok: boolean;
   assetSums: Record<string, string>;

@@ -18,7 +18,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { answers, ok } from '../http/schemas.ts';
-import { balanceOf, postEntry } from '../ledger/ledger.ts';
+import { sweepToWallet } from '../ledger/ledger.ts';
 import { notifyOwnMove } from '../notify/notices.ts';
 import { utcDay } from '../platform/clock.ts';
 import { findInviter, maskUserId, platformInviteCode } from './inviter.ts';
@@ -99,20 +99,11 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     PATHS.receiveProfit,
     { tags, summary: 'Claim unlocked network income into the wallet', data: ClaimData, insufficient: new AppError('CLAIM_NONE') },
     async ({ userId }, trx) => {
-      const claimable = await balanceOf(trx, { userId, asset: 'AIC', kind: 'network_rewards' });
-      if (claimable <= 0n) throw new AppError('CLAIM_NONE');
       const at = ctx.clock.now();
-      const entryId = await postEntry(trx, {
-        kind: 'claim_network',
-        ref: `claim:${userId}`,
-        at,
-        postings: [
-          { userId, asset: 'AIC', kind: 'network_rewards', amount: -claimable },
-          { userId, asset: 'AIC', kind: 'wallet', amount: claimable },
-        ],
-      });
-      const claimed = formatUnits(claimable);
-      await notifyOwnMove(trx, { userId, entryId, kind: 'claimed', params: { amount: claimed, what: 'network' }, at });
+      const swept = await sweepToWallet(trx, { userId, from: 'network_rewards', kind: 'claim_network', at });
+      if (!swept) throw new AppError('CLAIM_NONE');
+      const claimed = formatUnits(swept.amount);
+      await notifyOwnMove(trx, { userId, entryId: swept.entryId, kind: 'claimed', params: { amount: claimed, what: 'network' }, at });
       return { claimed };
     },
   );
