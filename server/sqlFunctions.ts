@@ -1,5 +1,6 @@
 import type { RawBuilder } from 'kysely';
 import { WINDOW_PERFORMANCE } from './activity/windowFunction.ts';
+import { SESSION_LIST } from './auth/sessionListFunction.ts';
 import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
@@ -51,4 +52,5 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   USER_LOG,
   ZERO_PROFIT,
   WINDOW_PERFORMANCE,
+  SESSION_LIST,
 ];

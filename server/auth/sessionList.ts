@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { SessionItem } from '../../contract/sessions.ts';
 import type { Db } from '../db/connect.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 import { parseUserAgent } from './device.ts';
 import { forgetSessionsEverywhere, parseToken } from './sessions.ts';
 
@@ -12,17 +13,16 @@ const idOf = (tokenHash: string) => tokenHash.slice(0, ID_LENGTH);
 export const currentHash = (token: string | undefined): string | undefined =>
   token ? parseToken(token)?.hash : undefined;
 
-/** The holder's live sessions (not revoked, not expired), most recently seen first. */
+type SessionRow = { token_hash: string; created_at: Date; last_seen_at: Date; user_agent: string | null };
+
+const sessionList = gatheredCalls<SessionRow>('session_list', ['bigint', 'timestamptz']);
+
+/**
+ * The holder's live sessions (not revoked, not expired), most recently seen first: one call of
+ * `session_list` (sessionListFunction.ts), gathered with the lists asked at once.
+ */
 export async function listSessions(db: Db, userId: bigint, current: string | undefined, now: Date): Promise<SessionItem[]> {
-  const rows = await db
-    .selectFrom('sessions')
-    .select(['token_hash', 'created_at', 'last_seen_at', 'user_agent'])
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .where('expires_at', '>', now)
-    .orderBy('last_seen_at', 'desc')
-    .orderBy('created_at', 'desc')
-    .execute();
+  const rows = await sessionList(db, userId, now.toISOString());
   return rows.map((row) => {
     const device = parseUserAgent(row.user_agent);
     return {

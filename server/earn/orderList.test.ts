@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Order } from '../../contract/earn.ts';
+import { ERRORS } from '../../contract/errors.ts';
 import { PATHS } from '../../contract/paths.ts';
 import { ORDER_STATUSES } from '../../contract/productRegistry.ts';
 import { PRODUCTS, productOf } from '../../contract/products.ts';
@@ -94,5 +95,34 @@ describe.each(DATABASES)('the order lists on %s', (kind) => {
       values (${BigInt(session.userId)}, 'current', 100000000, 'in_progress', '2026-11-02', now())`.execute(t.ctx.db);
     const res = await t.app.inject({ url: PATHS.myProductList, query: { cursor: '9999999999999999999' }, headers: bearer(session.token) });
     expect(res.json().data.items).toHaveLength(1);
+  });
+
+  it('answers each order read of one moment with its own order, as listed, and none for another id', async () => {
+    const holders = await Promise.all([0, 1, 2].map((i) => signIn(t.app, { name: `orders-one-${i}` })));
+    for (const [i, h] of holders.entries()) {
+      for (const product of PRODUCTS.slice(0, i + 2)) {
+        await sql`insert into orders (user_id, product, principal, status, start_day, created_at)
+          values (${BigInt(h.userId)}, ${product}, ${100000000 * (i + 1)}, 'in_progress', '2026-11-02', ${at(i)})`.execute(t.ctx.db);
+      }
+    }
+    const lists = await Promise.all(
+      holders.map(async (h) => (await t.app.inject({ url: PATHS.myProductList, headers: bearer(h.token) })).json().data.items as Order[]),
+    );
+    // The second holder's orders asked by the first, an id past the largest bigint and one past PostgreSQL's range, all in the same moment.
+    const asks = [
+      ...holders.flatMap((h, i) => (lists[i] ?? []).map((order) => ({ token: h.token, id: order.id, want: order }))),
+      ...(lists[1] ?? []).map((order) => ({ token: holders[0]?.token ?? '', id: order.id, want: null })),
+      // An id no order has, above the holder's newest: the read must not answer their newest.
+      { token: holders[2]?.token ?? '', id: String(BigInt(lists[2]?.[0]?.id ?? '0') + 1000n), want: null },
+      { token: holders[2]?.token ?? '', id: '9223372036854775807', want: null },
+      { token: holders[2]?.token ?? '', id: '9999999999999999999', want: null },
+    ];
+    const answers = await Promise.all(asks.map((ask) => t.app.inject({ url: PATHS.product, query: { id: ask.id }, headers: bearer(ask.token) })));
+    expect(asks.length).toBeGreaterThan(10);
+    for (const [i, ask] of asks.entries()) {
+      const body = answers[i]?.json();
+      if (ask.want) expect(body.data).toEqual(ask.want);
+      else expect(body.code).toBe(ERRORS.NOT_FOUND.code);
+    }
   });
 });

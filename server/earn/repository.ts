@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { DAY_MS } from '../platform/clock.ts';
 import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
-import { isActive, productOf } from '../../contract/products.ts';
+import { isActive, PRODUCTS, productOf } from '../../contract/products.ts';
 import { countdownDays } from '../../contract/countdown.ts';
 import { datesOf, maturesAt } from './termDates.ts';
 
@@ -98,6 +98,17 @@ export async function findOrder(db: Executor, userId: bigint, id: bigint, lock =
 }
 
 const orderPage = gatheredCalls<OrderRow>('order_page', ['bigint', 'text', 'text', 'timestamptz', 'timestamptz', 'bigint', 'int']);
+
+/**
+ * One of the holder's orders, as the order's screen reads it: the page of one order at or below
+ * `id` (`order_page`), gathered with the reads asked at once. An id past PostgreSQL's bigint
+ * names no order, and is answered before the call (a call that fails fails its turn).
+ */
+export async function orderOf(db: Db, userId: bigint, id: bigint): Promise<OrderRow | undefined> {
+  if (id >= MAX_BIGINT) return undefined;
+  const [row] = await orderPage(db, userId, PRODUCTS.join(','), null, null, null, id + 1n, 1);
+  return row?.id === id ? row : undefined;
+}
 
 /** A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with the pages asked at once. */
 export async function listOrders(

@@ -15,7 +15,7 @@ import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, dailyRateOf, daysBetween, formatScaled } from './params.ts';
 import { holderFigures, platformFigures } from './productInfo.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
-import { findOrder, listOrders, toOrder } from './repository.ts';
+import { listOrders, orderOf, toOrder } from './repository.ts';
 import { claimRewards, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
@@ -138,7 +138,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     PATHS.product,
     { schema: { tags, summary: 'One order', ...secured, querystring: OrderIdQuery, response: answers(Order) } },
     async (request) => {
-      const row = await findOrder(ctx.db, userIdOf(request), BigInt(request.query.id));
+      const row = await orderOf(ctx.db, userIdOf(request), BigInt(request.query.id));
       if (!row) throw new AppError('NOT_FOUND');
       return ok(toOrder(row, ctx.clock.now()));
     },
