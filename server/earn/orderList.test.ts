@@ -97,6 +97,16 @@ describe.each(DATABASES)('the order lists on %s', (kind) => {
     expect(res.json().data.items).toHaveLength(1);
   });
 
+  it('refuses a time PostgreSQL cannot take without failing the pages asked in the same moment', async () => {
+    const session = await signIn(t.app, { name: 'orders-year-zero' });
+    await sql`insert into orders (user_id, product, principal, status, start_day, created_at)
+      values (${BigInt(session.userId)}, 'current', 100000000, 'in_progress', '2026-11-02', now())`.execute(t.ctx.db);
+    const ask = (from?: string) => t.app.inject({ url: PATHS.myProductList, query: from ? { from } : {}, headers: bearer(session.token) });
+    const [bad, good] = await Promise.all([ask('0000-01-01T00:00:00Z'), ask()]);
+    expect(bad.json().code).toBe(ERRORS.PARAM.code);
+    expect(good.json().data.items).toHaveLength(1);
+  });
+
   it('answers each order read of one moment with its own order, as listed, and none for another id', async () => {
     const holders = await Promise.all([0, 1, 2].map((i) => signIn(t.app, { name: `orders-one-${i}` })));
     for (const [i, h] of holders.entries()) {

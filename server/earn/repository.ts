@@ -3,6 +3,7 @@ import type { Order, OrderListQuery } from '../../contract/earn.ts';
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
+import { queryTime } from '../http/queryTime.ts';
 import { DAY_MS } from '../platform/clock.ts';
 import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import { isActive, PRODUCTS, productOf } from '../../contract/products.ts';
@@ -118,14 +119,13 @@ export async function listOrders(
   products: readonly Product[],
 ): Promise<{ rows: OrderRow[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
-  const time = (at: string | undefined) => (at ? new Date(at).toISOString() : null);
   const rows = await orderPage(
     db,
     userId,
     (query.product ? [query.product] : products).join(','),
     query.status ?? null,
-    time(query.from),
-    time(query.to),
+    queryTime(query.from),
+    queryTime(query.to),
     query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
     limit + 1,
   );

@@ -4,6 +4,8 @@ import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
 import { noWalletBalances, type WalletBalances } from '../earn/positions.ts';
+import { queryTime } from '../http/queryTime.ts';
+import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 
 type Executor = Db | Transaction<Database>;
 
@@ -108,19 +110,28 @@ export async function closeTransfer(
     .executeTakeFirstOrThrow();
 }
 
-/** A user's movements, newest first, one page after the cursor. */
+const transferPage = gatheredCalls<Row>('transfer_page', ['bigint', 'text', 'timestamptz', 'timestamptz', 'bigint', 'int']);
+
+/**
+ * A user's movements, newest first, one page after the cursor (`transfer_page`,
+ * transferFunctions.ts), gathered with the pages asked at once. A cursor past PostgreSQL's bigint
+ * asks from the newest (`idCursor`).
+ */
 export async function listTransfers(
   db: Db,
   userId: bigint,
   query: TransferRecordsQuery,
 ): Promise<{ items: TransferRecord[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
-  let q = db.selectFrom('transfers').select(COLUMNS).where('user_id', '=', userId);
-  if (query.type) q = q.where('type', '=', query.type);
-  if (query.from) q = q.where('created_at', '>=', new Date(query.from));
-  if (query.to) q = q.where('created_at', '<', new Date(query.to));
-  if (query.cursor) q = q.where('id', '<', BigInt(query.cursor));
-  const rows = await q.orderBy('id', 'desc').limit(limit + 1).execute();
+  const rows = await transferPage(
+    db,
+    userId,
+    query.type || null,
+    queryTime(query.from),
+    queryTime(query.to),
+    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   const more = rows.length > limit;
   return { items: page.map(toRecord), nextCursor: more ? String(page.at(-1)?.id) : null };
@@ -144,7 +155,11 @@ export async function reviewQueue(
   };
 }
 
-/** The user's wallet and pending balances per asset, in one read (the exchange's are the exchange's to say). */
+/**
+ * The user's wallet and pending balances per asset, in one read (the exchange's are the exchange's
+ * to say), in the caller's transaction if any. GET transferPage reads the same accounts gathered
+ * (`booksOf`, earn/positions.ts).
+ */
 export async function walletBalances(db: Executor, userId: bigint): Promise<WalletBalances> {
   const rows = await db
     .selectFrom('accounts')

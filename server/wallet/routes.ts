@@ -26,7 +26,7 @@ import { answers, ok } from '../http/schemas.ts';
 import { currentPrice, inUsd } from '../platform/price.ts';
 import type { Exchange } from './exchange.ts';
 import { askExchange } from './exchangeBalances.ts';
-import { listTransfers, walletBalances } from './repository.ts';
+import { listTransfers } from './repository.ts';
 import { requestOutbound } from './service.ts';
 import { answerFor, drive, insertInbound } from './transfers.ts';
 
@@ -125,8 +125,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
     { schema: { tags: ['wallet'], summary: 'What the transfer forms need', ...secured, response: answers(TransferPageData) } },
     async (request) => {
       const userId = userIdOf(request);
-      // The copy may be a few seconds old: it only shows; the POST asks the exchange itself.
-      const [balances, atExchange] = await Promise.all([walletBalances(ctx.db, userId), exchange.balances.read(userId)]);
+      // The copy may be a few seconds old: it only shows; the POST asks the exchange itself. The
+      // platform's balances are the wallet screen's read (`booksOf`), gathered with the holders
+      // asking at once.
+      const [books, atExchange] = await Promise.all([booksOf(ctx.db, userId), exchange.balances.read(userId)]);
+      const balances = books.wallet;
       const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
       return ok({
         assets: ASSETS.map((asset) => ({

@@ -212,4 +212,57 @@ describe.each(DATABASES)('asset wallet on %s', (kind) => {
     const other = await signIn(t.app, { name: 'Ivo' });
     expect((await records({}, other.token)).items).toEqual([]);
   });
+
+  it('gives holders asking in the same moment each their own records and transfer page, as alone, past any cursor', async () => {
+    const holders: string[] = [];
+    const aic: number[] = [];
+    for (const [i, name] of ['Jan', 'Kim', 'Lea'].entries()) {
+      const { token } = await signIn(t.app, { name });
+      holders.push(token);
+      aic.push(-1);
+      for (let n = 0; n <= i + 2; n++) {
+        const asset = n % 2 ? 'USDT' : 'AIC';
+        if (asset === 'AIC') aic[i] = (aic[i] ?? 0) + n + i + 1;
+        await post(t.app, PATHS.transferIn, token, { asset, amount: String(n + i + 1) });
+      }
+      await post(t.app, PATHS.withdraw, token, { asset: 'AIC', amount: '1' });
+    }
+    const now = t.ctx.clock.now().getTime();
+    const queries: Record<string, string>[] = [
+      {},
+      { limit: '2' },
+      { type: 'withdraw' },
+      { from: new Date(now - DAY_MS).toISOString(), to: new Date(now + DAY_MS).toISOString(), limit: '100' },
+      { cursor: '9223372036854775807' },
+      { cursor: '9999999999999999999' },
+    ];
+    const asks = holders.flatMap((token) => [
+      ...queries.map((query) => ({ url: PATHS.transferRecords, query, headers: bearer(token) })),
+      { url: PATHS.transferPage, query: {}, headers: bearer(token) },
+    ]);
+    const answer = async (ask: (typeof asks)[number]) => {
+      const res = await t.app.inject(ask);
+      return { status: res.statusCode, body: res.json() };
+    };
+    // A time PostgreSQL would refuse is refused before the gathered call: the others are answered.
+    const refused = { url: PATHS.transferRecords, query: { from: '0000-01-01T00:00:00Z' }, headers: bearer(holders[0] ?? '') };
+    const together = await Promise.all([...asks, refused].map(answer));
+    const alone: Awaited<ReturnType<typeof answer>>[] = [];
+    for (const ask of [...asks, refused]) alone.push(await answer(ask));
+    expect(together).toEqual(alone);
+    expect(together.at(-1)).toMatchObject({ status: 400, body: { code: ERRORS.PARAM.code } });
+    for (const [i, token] of holders.entries()) {
+      const mine = together.slice(i * asks.length / holders.length, (i + 1) * asks.length / holders.length);
+      const [first, , withdrawals, window, atMax, pastMax, page] = mine.map((a) => a.body);
+      expect(mine.every((a) => a.status === 200 && a.body.code === 0)).toBe(true);
+      // Each holder's own: i + 3 transfers in and one withdrawal, never another's.
+      expect(first.data.items).toHaveLength(i + 4);
+      expect(window.data.items).toEqual(first.data.items);
+      expect(withdrawals.data.items.map((r: { type: string }) => r.type)).toEqual(['withdraw']);
+      expect(atMax.data).toEqual(first.data);
+      expect(pastMax.data).toEqual(first.data);
+      expect(page.data.assets.find((a: { asset: string }) => a.asset === 'AIC').available).toBe(String(aic[i]));
+      expect((await records({}, token)).items).toEqual(first.data.items);
+    }
+  });
 });
