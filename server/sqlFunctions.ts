@@ -16,6 +16,7 @@ import { MONTHLY_STATEMENTS, MOVEMENTS_AFTER } from './statement/functions.ts';
 import { TEAM_LEVEL, TEAM_ROLL_UP, TEAM_STAGE_UPLINES } from './team/functions.ts';
 import { USER_SUMMARIES } from './team/summaryFunction.ts';
 import { ZERO_PROFIT } from './team/zeroProfitFunction.ts';
+import { INVITE_RECORDS, INVITER_BY_CODE, ZERO_LOG } from './team/listFunctions.ts';
 
 /**
  * The SQL functions of the server, each defined in the folder that owns it, in dependency order
@@ -53,6 +54,9 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   TRANSFER_PAGE,
   USER_LOG,
   ZERO_PROFIT,
+  INVITER_BY_CODE,
+  INVITE_RECORDS,
+  ZERO_LOG,
   WINDOW_PERFORMANCE,
   SESSION_LIST,
 ];

@@ -1,9 +1,9 @@
 import { AppError } from './errors.ts';
 
 /** The first moment after the last that an ISO time of PostgreSQL's (a four-digit year) can write. */
-const PAST_YEAR_9999 = Date.UTC(10000, 0, 1);
+const PAST_YEAR_9999 = Date.parse('+010000-01-01T00:00:00Z');
 /** The first moment of year 1: PostgreSQL takes no year 0 written as ISO, nor a negative year. */
-const YEAR_1 = Date.UTC(1, 0, 1);
+const YEAR_1 = Date.parse('0001-01-01T00:00:00Z');
 
 /**
  * A time of a query (a date-time the schema checked) as the ISO text PostgreSQL takes, checked

@@ -2,38 +2,48 @@ import { sql } from 'kysely';
 import { formatUnits, parseAmount } from '../../contract/money.ts';
 import type { TeamRules } from '../../contract/teamRules.ts';
 import type { Db } from '../db/connect.ts';
+import { AppError } from '../http/errors.ts';
+import { queryTime } from '../http/queryTime.ts';
 import { gatheredByAsk } from '../platform/batch.ts';
 import { perOwner } from '../platform/cache.ts';
-import { gatheredCalls } from '../platform/readCalls.ts';
+import { isCalendarDay } from '../platform/clock.ts';
+import { gatheredCalls, idCursor } from '../platform/readCalls.ts';
 
 const amount = (value: bigint | null | undefined) => formatUnits(value ?? 0n);
 
-/** A user's direct invitees with their branch figures and the rebates earned from each. */
+type InviteRecordRow = {
+  id: bigint;
+  name: string;
+  created_at: Date;
+  level: number | null;
+  effective: boolean | null;
+  active: bigint | null;
+  team_quantity: bigint | null;
+  team_count: number | null;
+  rebate: bigint;
+};
+
+const inviteRecordsOf = gatheredCalls<InviteRecordRow>('invite_records', ['bigint', 'timestamptz', 'timestamptz', 'bigint', 'int']);
+
+/**
+ * A user's direct invitees with their branch figures and the rebates earned from each: one call
+ * of `invite_records` (listFunctions.ts), gathered with the pages asked at once. A cursor past
+ * PostgreSQL's bigint reads from the newest (`idCursor`).
+ */
 export async function inviteRecords(
   db: Db,
   userId: bigint,
   query: { from?: string; to?: string; cursor?: string; limit?: number },
 ) {
   const limit = query.limit ?? 20;
-  const { rows } = await sql<{
-    id: bigint;
-    name: string;
-    created_at: Date;
-    level: number | null;
-    effective: boolean | null;
-    active: bigint | null;
-    team_quantity: bigint | null;
-    team_count: number | null;
-    rebate: bigint;
-  }>`
-    select u.id, u.name, coalesce(u.bound_at, u.created_at) as created_at, ts.level, ts.effective, ts.active, ts.team_quantity, ts.team_count,
-      coalesce((select t.amount from income_totals t
-        where t.user_id = ${userId} and t.kind = 'rebate' and t.branch = u.id), 0)::bigint as rebate
-    from users u left join team_stats ts on ts.user_id = u.id
-    where u.inviter_id = ${userId} ${query.cursor ? sql`and u.id < ${BigInt(query.cursor)}` : sql``}
-      ${query.from ? sql`and u.bound_at >= ${new Date(query.from)}` : sql``}
-      ${query.to ? sql`and u.bound_at < ${new Date(query.to)}` : sql``}
-    order by u.id desc limit ${limit + 1}`.execute(db);
+  const rows = await inviteRecordsOf(
+    db,
+    userId,
+    queryTime(query.from),
+    queryTime(query.to),
+    query.cursor ? idCursor(query.cursor) : null,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   return {
     items: page.map((r) => ({
@@ -93,14 +103,26 @@ export async function zeroProfit(db: Db, team: TeamRules, userId: bigint) {
   };
 }
 
+const zeroLogOf = gatheredCalls<{
+  day: string;
+  amount: bigint;
+  unlockable: bigint;
+  unlock_percent: string;
+  unlock_day: string;
+  released_on: string | null;
+}>('zero_log', ['bigint', 'date', 'int']);
+
+/**
+ * The holder's lock-ups, newest day first, before the cursor's day: one call of `zero_log`
+ * (listFunctions.ts), gathered with the pages asked at once. A cursor PostgreSQL would not read
+ * as a day (year 0, which the `date` format lets through) is refused before the call (PARAM), as
+ * PostgreSQL refused it when it was asked alone: a call refused would fail the calls of its turn.
+ */
 export async function zeroLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
   const limit = query.limit ?? 20;
-  let q = db
-    .selectFrom('lockups')
-    .select(['day', 'amount', 'unlockable', 'unlock_percent', 'unlock_day', 'released_on'])
-    .where('user_id', '=', userId);
-  if (query.cursor) q = q.where('day', '<', query.cursor);
-  const rows = await q.orderBy('day', 'desc').limit(limit + 1).execute();
+  const cursor = query.cursor || null;
+  if (cursor !== null && (!isCalendarDay(cursor) || cursor.startsWith('0000-'))) throw new AppError('PARAM', `not a day: ${cursor}`);
+  const rows = await zeroLogOf(db, userId, cursor, limit + 1);
   const page = rows.slice(0, limit);
   return {
     items: page.map((r) => ({

@@ -21,7 +21,7 @@ import { answers, ok } from '../http/schemas.ts';
 import { sweepToWallet } from '../ledger/ledger.ts';
 import { notifyOwnMove } from '../notify/notices.ts';
 import { utcDay } from '../platform/clock.ts';
-import { findInviter, maskUserId, platformInviteCode } from './inviter.ts';
+import { maskUserId, platformInviteCode, showInviter } from './inviter.ts';
 import { inviteRecords, userSummary, zeroLog, zeroProfit } from './repository.ts';
 import { teamRulesInForce } from './rules.ts';
 
@@ -64,7 +64,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
       },
     },
     async (request) => {
-      const inviter = await findInviter(ctx.db, userIdOf(request), request.query.code);
+      const inviter = await showInviter(ctx.db, userIdOf(request), request.query.code);
       return ok({ code: inviter.code, name: inviter.name, maskedUserId: maskUserId(inviter.id) });
     },
   );

@@ -12,7 +12,8 @@ import { settleDay } from '../settlement/settle.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
 import { buildTree, insertTree, type Member } from '../test/population.ts';
 import { bearer, post } from '../test/signIn.ts';
-import { unlockPercent } from './repository.ts';
+import { maskUserId, showInviter } from './inviter.ts';
+import { inviteRecords, unlockPercent, zeroLog } from './repository.ts';
 
 const units = (text: string): bigint => {
   const parsed = parseAmount(text);
@@ -169,6 +170,78 @@ describe.each(DATABASES)('team, rebates and lock-ups on a 10,000-member tree on 
     for (const h of headers) alone.push(await ask(h));
     expect(await Promise.all(headers.map(ask))).toEqual(alone);
     expect(new Set(alone.map((a) => a.data.userId)).size).toBe(headers.length);
+  });
+
+  it('answers invite records, lock-ups and whose code it is the same alone or asked together, a refused ask failing none of the others', async () => {
+    const ids = [1, 2, 46, 49, 777];
+    // Their invitees bound on a day before the settled one (the tree has no bind times), put back after.
+    const invitees = t.ctx.db.updateTable('users').where('inviter_id', 'in', ids.map(BigInt));
+    await invitees.set({ bound_at: new Date(`${addDays(DAY, -5)}T00:00:00Z`) }).execute();
+    try {
+      const headers = await Promise.all(ids.map(async (id) => bearer(await token(id))));
+      const asks: { url: string; query: Record<string, string>; headers: Record<string, string> }[] = [];
+      for (const [i, h] of headers.entries()) {
+        const other = `t${ids[(i + 1) % ids.length]} `;
+        const records: Record<string, string>[] = [
+          { limit: '3' },
+          { limit: '3', cursor: '9999999999999999999' },
+          { limit: '100', from: '0001-01-01T00:00:00Z', to: '9999-12-31T00:00:00Z' },
+          { from: `${DAY}T00:00:00Z` },
+          { to: `${DAY}T00:00:00Z` },
+          { to: '2024-06-30T23:59:60Z' },
+          { from: '0000-01-01T00:00:00Z' },
+        ];
+        for (const query of records) asks.push({ url: PATHS.inviteRecords, query, headers: h });
+        const logs: Record<string, string>[] = [{}, { limit: '1' }, { cursor: addDays(DAY, 1) }, { cursor: DAY }, { cursor: '0000-01-01' }];
+        for (const query of logs) asks.push({ url: PATHS.zeroLog, query, headers: h });
+        for (const code of [other, `T${ids[i]}`, 'ZZZZ2222', 'null', 'A"B\\C,{}', 'T1\u0000']) asks.push({ url: PATHS.inviter, query: { code }, headers: h });
+      }
+      const ask = (a: (typeof asks)[number]) => t.app.inject(a).then((r) => ({ status: r.statusCode, body: r.json() }));
+      const alone: Awaited<ReturnType<typeof ask>>[] = [];
+      for (const a of asks) alone.push(await ask(a));
+      expect(await Promise.all(asks.map(ask))).toEqual(alone);
+      const answer = (url: string, id: number, query: Record<string, string>) =>
+        alone[asks.findIndex((a) => a.url === url && a.headers === headers[ids.indexOf(id)] && JSON.stringify(a.query) === JSON.stringify(query))];
+      // Each holder its own: the invitees are theirs, a cursor past the largest bigint reads from
+      // the newest, and the widest window holds every invitee.
+      for (const id of ids) {
+        const first = answer(PATHS.inviteRecords, id, { limit: '3' });
+        expect(first?.status).toBe(200);
+        expect(answer(PATHS.inviteRecords, id, { limit: '3', cursor: '9999999999999999999' })).toEqual(first);
+        const all = answer(PATHS.inviteRecords, id, { limit: '100', from: '0001-01-01T00:00:00Z', to: '9999-12-31T00:00:00Z' })?.body.data.items as { userId: string }[];
+        const own = members.filter((m) => m.inviter === BigInt(id)).map((m) => String(m.id));
+        expect(all.map((r) => r.userId).sort()).toEqual(own.sort());
+        expect(answer(PATHS.inviteRecords, id, { from: `${DAY}T00:00:00Z` })?.body.data).toEqual({ items: [], nextCursor: null });
+        expect(answer(PATHS.inviteRecords, id, { to: `${DAY}T00:00:00Z` })?.body.data.items.length).toBe(Math.min(own.length, 20));
+        expect(answer(PATHS.inviteRecords, id, { to: '2024-06-30T23:59:60Z' })?.body.code).toBe(ERRORS.PARAM.code);
+        expect(answer(PATHS.inviteRecords, id, { from: '0000-01-01T00:00:00Z' })?.body.code).toBe(ERRORS.PARAM.code);
+        expect(answer(PATHS.zeroLog, id, { cursor: '0000-01-01' })?.body.code).toBe(ERRORS.PARAM.code);
+        expect(answer(PATHS.inviter, id, { code: `T${id}` })?.body.code).toBe(ERRORS.INVITE_OWN.code);
+        expect(answer(PATHS.inviter, id, { code: 'ZZZZ2222' })?.body.code).toBe(ERRORS.INVITE_UNKNOWN.code);
+        expect(answer(PATHS.inviter, id, { code: 'null' })?.body.code).toBe(ERRORS.INVITE_MALFORMED.code);
+        expect(answer(PATHS.inviter, id, { code: 'T1\u0000' })?.body.code).toBe(ERRORS.PARAM.code);
+      }
+      const next = ids[1] as number;
+      expect(answer(PATHS.inviter, 1, { code: `t${next} ` })?.body.data).toEqual({ code: `T${next}`, name: `member ${next}`, maskedUserId: maskUserId(BigInt(next)) });
+      const lockups = answer(PATHS.zeroLog, 46, {})?.body.data;
+      expect(lockups.items.map((l: { day: string }) => l.day)).toEqual([DAY]);
+      expect(answer(PATHS.zeroLog, 46, { cursor: addDays(DAY, 1) })?.body.data).toEqual(lockups);
+      expect(answer(PATHS.zeroLog, 46, { cursor: DAY })?.body.data).toEqual({ items: [], nextCursor: null });
+      // In one turn of the event loop, on the functions themselves: the refused asks fail alone.
+      const together = await Promise.allSettled([
+        inviteRecords(t.ctx.db, 1n, { limit: 3, cursor: '99999999999999999999' }),
+        inviteRecords(t.ctx.db, 1n, { to: '2024-06-30T23:59:60Z' }),
+        zeroLog(t.ctx.db, 46n, { cursor: '0000-02-29' }),
+        zeroLog(t.ctx.db, 46n, {}),
+        showInviter(t.ctx.db, 1n, 'T2\u0000'),
+        showInviter(t.ctx.db, 1n, 'T2'),
+      ]);
+      expect(together.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      expect(together[0]).toEqual({ status: 'fulfilled', value: answer(PATHS.inviteRecords, 1, { limit: '3' })?.body.data });
+      expect(together[3]).toEqual({ status: 'fulfilled', value: lockups });
+    } finally {
+      await invitees.set({ bound_at: null }).execute();
+    }
   });
 
   it('shows the rebates paid on each direct invitee’s branch, as the lines’ earners add up', async () => {
