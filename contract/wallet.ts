@@ -113,6 +113,15 @@ export const TransferPageData = Type.Object({
     }),
   ),
   types: Type.Array(TransferType),
+  /**
+   * How long withdrawals and transfers out waited for an operator: the median of the requests
+   * decided in the last `days` days, whole minutes rounded up (null when none was), and how many.
+   */
+  review: Type.Object({
+    medianMinutes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    reviewed: Type.Integer({ minimum: 0 }),
+    days: Type.Integer({ minimum: 1 }),
+  }),
 });
 export type TransferPageData = Static<typeof TransferPageData>;
 

@@ -92,6 +92,9 @@ describe('asset wallet at 390x844', () => {
 
     // Withdraw: Max fills the whole available amount; over it is refused without sending.
     await wallet.openMove('Withdraw');
+    // No request was decided yet: the form says who reviews, and that there is no wait to tell.
+    expect(await text(wallet.reviewTime('Withdraw'))).toBe('An operator reviews each request; none was decided in the last 30 days');
+    await page.screenshot({ path: '/tmp/wallet-withdraw-form.png' });
     await wallet.fillMax('Withdraw');
     expect(await wallet.amountInput('Withdraw').inputValue()).toBe('500');
     await wallet.submit('Withdraw', '500.01');

@@ -77,6 +77,11 @@ export class WalletPage {
     return this.form(name).getByTestId('move-hint');
   }
 
+  /** What a form for money leaving says of the operators' review time. */
+  reviewTime(name: string) {
+    return this.form(name).getByTestId('review-time');
+  }
+
   /** Closes a move form with its Cancel, sending nothing. */
   async closeMove(name: string): Promise<void> {
     await this.form(name).getByRole('button', { name: 'Cancel', exact: true }).click();

@@ -23,10 +23,12 @@ import { idempotentStart, isRepeat, sendAnswer } from '../http/idempotency.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
 import { messageLanguage } from '../http/messages.ts';
 import { answers, ok } from '../http/schemas.ts';
+import { utcDay } from '../platform/clock.ts';
 import { currentPrice, inUsd } from '../platform/price.ts';
 import type { Exchange } from './exchange.ts';
 import { askExchange } from './exchangeBalances.ts';
 import { listTransfers } from './repository.ts';
+import { reviewTime } from './reviewTime.ts';
 import { requestOutbound } from './service.ts';
 import { answerFor, drive, insertInbound } from './transfers.ts';
 
@@ -128,7 +130,11 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       // The copy may be a few seconds old: it only shows; the POST asks the exchange itself. The
       // platform's balances are the wallet screen's read (`booksOf`), gathered with the holders
       // asking at once.
-      const [books, atExchange] = await Promise.all([booksOf(ctx.db, userId), exchange.balances.read(userId)]);
+      const [books, atExchange, review] = await Promise.all([
+        booksOf(ctx.db, userId),
+        exchange.balances.read(userId),
+        reviewTime(ctx.db)(utcDay(ctx.clock.now())),
+      ]);
       const balances = books.wallet;
       const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
       return ok({
@@ -141,6 +147,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
           withdrawMinimum,
         })),
         types: [...TRANSFER_TYPES],
+        review,
       });
     },
   );

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatFigure as contractFigure, truncateAmount } from '../../../contract/format.ts';
-import { amountIn, countIn, dateTimeIn, dayIn, enteredIn, figureIn, localeOf, percentIn, rateIn, shiftToPercent } from './format.ts';
+import { amountIn, countIn, dateTimeIn, dayIn, durationIn, enteredIn, figureIn, localeOf, percentIn, rateIn, shiftToPercent } from './format.ts';
 
 const en = localeOf('en');
 const id = localeOf('Indonesia');
@@ -129,6 +129,25 @@ function normalise(shown: string, locale: string): string {
   const minus = parts.find((p) => p.type === 'minusSign')?.value ?? '-';
   return shown.split(group).join('').replace(decimal, '.').replace(minus, '-');
 }
+
+describe('a wait in the words of the locale', () => {
+  it('says minutes under 90, hours under two days, else days, rounding up', () => {
+    const en = localeOf('en');
+    expect(durationIn(en, 1)).toBe('1 minute');
+    expect(durationIn(en, 89)).toBe('89 minutes');
+    expect(durationIn(en, 90)).toBe('2 hours');
+    expect(durationIn(en, 121)).toBe('3 hours');
+    expect(durationIn(en, 48 * 60 - 1)).toBe('48 hours');
+    expect(durationIn(en, 48 * 60)).toBe('2 days');
+    expect(durationIn(en, 3 * 1440 + 1)).toBe('4 days');
+  });
+
+  it('writes the unit in each language, with digits 0-9', () => {
+    expect(durationIn(localeOf('zh-cn'), 26)).toBe('26分钟');
+    expect(durationIn(localeOf('Indonesia'), 26)).toBe('26 menit');
+    expect(durationIn(localeOf('Hindi'), 180)).toMatch(/^3 /);
+  });
+});
 
 describe('property: localising never changes the value', () => {
   const decimal = fc

@@ -167,6 +167,16 @@ export function dayIn(locale: string, day: string | null | undefined): string {
   return date && !Number.isNaN(date.getTime()) ? dateFormatOf(locale, 'date', 'UTC').format(date) : day;
 }
 
+/**
+ * A wait of whole minutes in the locale's words for its unit (Intl's unit style): under 90
+ * minutes in minutes, under two days in hours, else in days, each rounded up, so a wait is
+ * never shown shorter than it was.
+ */
+export function durationIn(locale: string, minutes: number): string {
+  const [value, unit] = minutes < 90 ? [minutes, 'minute'] : minutes < 48 * 60 ? [Math.ceil(minutes / 60), 'hour'] : [Math.ceil(minutes / 1440), 'day'];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value);
+}
+
 /** The same, in the language shown now: what components call. */
 export const formatAmount = (value: string | null | undefined): string => amountIn(currentLocale(), value);
 export const formatFigure = (value: string | null | undefined): string => figureIn(currentLocale(), value);
@@ -179,3 +189,4 @@ export const formatDateTime = (iso: string): string => dateTimeIn(currentLocale(
 /** The time of day alone, where a heading above already gives the date. */
 export const formatTime = (iso: string): string => dateTimeIn(currentLocale(), iso, 'time');
 export const formatDay = (day: string | null | undefined): string => dayIn(currentLocale(), day);
+export const formatDuration = (minutes: number): string => durationIn(currentLocale(), minutes);

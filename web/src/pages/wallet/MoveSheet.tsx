@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount, formatEntered, formatFigure } from '../../lib/format.ts';
+import { formatAmount, formatDuration, formatEntered, formatFigure } from '../../lib/format.ts';
 import { ASSETS, type Asset, type TransferType } from '../../../../contract/wallet.ts';
 import { useConfirmedAction } from '../../api/useConfirmedAction.ts';
 import { assetQuery, freshExchangeBalances, useAsset, useExchangeBalances, useTransferPage } from '../../api/wallet.ts';
@@ -28,7 +28,9 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
   const queryClient = useQueryClient();
   const wallet = useAsset();
   const atExchange = useExchangeBalances();
-  const rules = useTransferPage(true).data?.assets.find((a) => a.asset === asset);
+  const page = useTransferPage(true).data;
+  const rules = page?.assets.find((a) => a.asset === asset);
+  const review = page?.review;
   const { start, sending, busy } = useConfirmedAction(useMove(type));
 
   const inbound = isInbound(type);
@@ -114,6 +116,13 @@ export function MoveSheet({ type, onClosed }: { type: TransferType; onClosed: ()
         </p>
         {!inbound && rules?.withdrawMinimum && (
           <p className="field__note">{t('wallet.belowMinimum', { amount: formatFigure(rules.withdrawMinimum), asset })}</p>
+        )}
+        {!inbound && review && (
+          <p className="field__note" data-testid="review-time">
+            {review.medianMinutes === null
+              ? t('wallet.reviewTimeNone', { days: review.days })
+              : t('wallet.reviewTime', { time: formatDuration(review.medianMinutes), days: review.days })}
+          </p>
         )}
         {fee && <p className="field__note">{t('wallet.fee', { amount: formatFigure(fee), asset })}</p>}
         <SheetButtons sending={sending} onCancel={close} onConfirm={() => void submit()} />
