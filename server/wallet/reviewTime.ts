@@ -4,7 +4,7 @@ import { perOwner, shortLived } from '../platform/cache.ts';
 import { addDays } from '../platform/clock.ts';
 
 /** The days of decisions the withdraw form's review time is read from. */
-export const REVIEW_WINDOW_DAYS = 30;
+const REVIEW_WINDOW_DAYS = 30;
 /** How long a process keeps the figure: it moves slowly, and its read covers a month of decisions. */
 const REVIEW_COPY_MS = 10 * 60_000;
 
