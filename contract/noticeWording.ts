@@ -29,9 +29,11 @@ const NOTICE_TARGETS: Record<NoticeKind, string> = {
 
 /**
  * Where opening this notice goes: its kind's route; a 30-day order's notice lands on the order
- * (the renewal's on the new one).
+ * (the renewal's on the new one), a day's notice of unlocked network income alone on the claim.
  */
 export function noticeTarget(notice: { kind: NoticeKind; params: Record<string, string> }): string {
+  // A day that only unlocked network income leads to where it is claimed.
+  if (notice.kind === 'income' && notice.params.unlocked && notice.params.total === '0') return NOTICE_TARGETS.lockup_released;
   const order = notice.kind === 'order_renewed' ? notice.params.renewal : notice.kind === 'order_redeemable' ? notice.params.order : undefined;
   return order ? `${NOTICE_TARGETS[notice.kind]}?order=${order}` : NOTICE_TARGETS[notice.kind];
 }
@@ -62,8 +64,13 @@ export function noticeWording(
   const day = formats.day(p.day);
   const title = t(`notifications.${notice.kind}.title`);
   switch (notice.kind) {
-    case 'income':
-      return { title, text: t('notifications.income.text', { total: formatAmount(p.total), day }) };
+    case 'income': {
+      // The day's network income unlocked is told in the same notice: one income notice a day.
+      const figures = { total: formatAmount(p.total), unlocked: formatAmount(p.unlocked), day };
+      if (!p.unlocked) return { title, text: t('notifications.income.text', figures) };
+      if (p.total === '0') return { title: t('notifications.lockup_released.title'), text: t('notifications.income.unlocked', figures) };
+      return { title, text: t('notifications.income.textUnlocked', figures) };
+    }
     case 'transfer_approved':
     case 'transfer_rejected': {
       const figures = { type: t(typeLabelKey(p.type as TransferType)), amount: formatAmount(p.amount), asset: p.asset ?? '' };

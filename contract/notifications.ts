@@ -31,7 +31,8 @@ export const Notice = Type.Object({
   id: Id,
   kind: NoticeKind,
   /**
-   * income: day, total (AIC credited that day, all kinds); transfer_*: id, type, asset, amount,
+   * income: day, total (AIC credited that day, all kinds; '0' when the day only unlocked network
+   * income), unlocked (network income the day's lock-ups released, now claimable; only when some); transfer_*: id, type, asset, amount,
    * reason (rejected only); member_bound: member (the new member's nickname); order_redeemable
    * (a 30-day order's term is over): order, principal, income, and when its auto-renew was
    * refused, reason ('quota': the renewal would go over the day's subscription quota; 'minimum':
@@ -39,8 +40,8 @@ export const Notice = Type.Object({
    * (a 30-day order renewed itself at maturity): order, renewal (the new order), principal (the
    * new order's: the old principal plus its income), income (the old order's), day (the new
    * order's first day); order_ended (a 360-day order's term is over, its principal back in the
-   * wallet): order, principal; lockup_released: day (of the network income locked), amount (now
-   * claimable); terms_change: name (the parameter), value, day (from when); new_device: browser,
+   * wallet): order, principal; lockup_released (before migration 0048; since, the day's income
+   * notice tells it): day (of the network income locked), amount (now claimable); terms_change: name (the parameter), value, day (from when); new_device: browser,
    * os (as the user agent reads; '' unknown); money_in (a recharge or transfer in credited): id,
    * type, asset, amount; subscribed: order, product, amount; redeemed (all or part of an order
    * back in the wallet): order, product, amount; claimed: amount, what ('rewards': the 360-day

@@ -2,13 +2,14 @@ import { type RawBuilder, sql } from 'kysely';
 import { PLANNED_ONCE, readFunction } from '../db/readFunction.ts';
 
 /**
- * A settled day's income notices (migration 0026). The day gets one notice id, drawn from the
- * notifications' sequence when it is told, and a holder's notice of that day is the day's income
- * lines summed, read when asked for: a settled day writes one row, not one per holder (a million
- * rows a day at a million holders, into indexes holding every day before). A holder has a day's
- * notice when they were credited that day, as when it was a row. Read: up to the holder's
- * `notice_marks.read_to` ("mark all read"), or once marked alone, when it becomes a row of
- * `notifications` (which the list then shows instead).
+ * A settled day's income notices (migration 0026): what the day credited and the network income
+ * it unlocked (`unlocked`, the lock-ups it released: migration 0048), one notice a day. The day
+ * gets one notice id, drawn from the notifications' sequence when it is told, and a holder's
+ * notice of that day is read when asked for: a settled day writes one row, not one per holder (a
+ * million rows a day at a million holders, into indexes holding every day before). A holder has a
+ * day's notice when they were credited that day or had network income unlocked. Read: up to the
+ * holder's `notice_marks.read_to` ("mark all read"), or once marked alone, when it becomes a row
+ * of `notifications` (which the list then shows instead).
  */
 
 /** An amount column as on the wire (formatUnits): 450000000 units are '4.5'. */
@@ -47,13 +48,19 @@ export function dayNotices(user: RawBuilder<unknown>, range: NoticeRange, order:
   const mark = markOf(user);
   return sql`
     select told.notice_id as id, 'income'::text as kind, told.day::text as key,
-      jsonb_build_object('day', told.day::text, 'total', ${decimalText('credited.total')}) as params,
+      jsonb_build_object('day', told.day::text, 'total', ${decimalText('coalesce(credited.total, 0)')})
+        || case when released.unlocked > 0 then jsonb_build_object('unlocked', ${decimalText('released.unlocked')}) else '{}'::jsonb end
+        as params,
       told.notice_at as created_at, told.notice_id <= ${mark} as read
     from settlement_days told
     cross join lateral (
       select sum(line.amount) as total from income line where line.user_id = ${user} and line.day = told.day
     ) credited
-    where told.notice_id is not null and credited.total > 0 and ${conditions(id, range, sql`${id} > ${mark}`)}
+    cross join lateral (
+      select sum(l.unlockable) as unlocked from lockups l where l.user_id = ${user} and l.released_on = told.day
+    ) released
+    where told.notice_id is not null and (credited.total > 0 or released.unlocked > 0)
+      and ${conditions(id, range, sql`${id} > ${mark}`)}
       and not exists (
         select 1 from notifications kept where kept.user_id = ${user} and kept.kind = 'income' and kept.key = told.day::text)
     order by told.notice_id ${sql.raw(order)}`;
@@ -89,6 +96,10 @@ export function unreadDayNotices(user: RawBuilder<unknown>) {
       where line.user_id = ${user}
         and line.day >= (select min(told.day) from settlement_days told where told.notice_id > ${mark})
       group by line.day having sum(line.amount) > 0
+      union
+      select l.released_on from lockups l
+      where l.user_id = ${user} and l.released_on >= (select min(told.day) from settlement_days told where told.notice_id > ${mark})
+      group by l.released_on having sum(l.unlockable) > 0
     ) credited
     join settlement_days told on told.day = credited.day and told.notice_id > ${mark}
     where not exists (

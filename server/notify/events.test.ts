@@ -54,7 +54,7 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
     expect(await notices(ivo, 'order_ended')).toEqual([]);
   });
 
-  it('tells the holder when a lock-up releases something to claim, and not for a release of nothing', async () => {
+  it("tells what a lock-up releases in the day's income notice, one notice a day, and nothing of a release of nothing", async () => {
     // Network income locked on 11-01: 12.5 AIC of which 5 unlock on 11-03; Ivo's unlocks nothing.
     await t.ctx.db.transaction().execute(async (trx) => {
       await postEntry(trx, {
@@ -75,8 +75,16 @@ describe.each(DATABASES)('notices of terms, lock-ups and changes on %s', (kind) 
     });
     t.ctx.clock.advance(DAY_MS);
     await settleDay(t.ctx, '2026-11-03');
-    expect((await notices(operator, 'lockup_released')).map((n) => n.params)).toEqual([{ day: '2026-11-01', amount: '5' }]);
-    expect(await notices(ivo, 'lockup_released')).toEqual([]);
+    expect(await notices(operator, 'lockup_released')).toEqual([]);
+    const day = (await notices(operator, 'income')).filter((n) => n.params.day === '2026-11-03');
+    expect(day).toHaveLength(1);
+    expect(day[0]?.params.unlocked).toBe('5');
+    expect((await notices(ivo, 'income')).filter((n) => n.params.day === '2026-11-03' && n.params.unlocked !== undefined)).toEqual([]);
+    // The unread count counts the day once, as the list shows it.
+    for (const user of [operator, ivo]) {
+      const page = (await t.app.inject({ url: PATHS.notifications, query: { limit: '50' }, headers: bearer(user.token) })).json().data;
+      expect(page.unread).toBe(page.items.filter((n: Notice) => !n.read).length);
+    }
   });
 
   it('tells every holder with an order of a change of terms when it is scheduled, once, and nobody of a new price', async () => {

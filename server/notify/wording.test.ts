@@ -21,10 +21,16 @@ const SAMPLES: Record<NoticeKind, Record<string, string>> = {
   claimed: { amount: '12', what: 'network' },
 };
 
+/** The day's income notice with the network income it unlocked, and one of a day that only unlocked. */
+const UNLOCKS: [NoticeKind, Record<string, string>][] = [
+  ['income', { day: '2026-11-03', total: '4.5', unlocked: '5' }],
+  ['income', { day: '2026-11-03', total: '0', unlocked: '5' }],
+];
+
 /** The server words a push with the app's texts: every kind in every language, nothing left unfilled. */
 describe('push wording', () => {
   it.each(LANGUAGES.map((l) => l.key))('words every kind of notice in %s', (language) => {
-    for (const [kind, params] of Object.entries(SAMPLES) as [NoticeKind, Record<string, string>][]) {
+    for (const [kind, params] of [...(Object.entries(SAMPLES) as [NoticeKind, Record<string, string>][]), ...UNLOCKS]) {
       const words = wordNotice(language, { kind, params });
       for (const line of [words.title, words.text, words.note ?? '']) {
         expect(line, `${kind} ${line}`).not.toMatch(/\{\{|notifications\.|wallet\.type|operator\.params|sessions\.|product\./);
@@ -40,5 +46,13 @@ describe('push wording', () => {
     expect(wordNotice('en', { kind: 'subscribed', params: SAMPLES.subscribed }).text).toBe('1,000.00 AIC subscribed to 30 days, order 14');
     expect(wordNotice('en', { kind: 'redeemed', params: SAMPLES.redeemed }).text).toBe('250.50 AIC of Current order 15 back in your wallet');
     expect(wordNotice('en', { kind: 'claimed', params: SAMPLES.claimed }).text).toBe('12.00 AIC of unlocked network income moved to your wallet');
+    expect(wordNotice('en', { kind: 'income', params: UNLOCKS[0]?.[1] ?? {} })).toEqual({
+      title: 'Income credited',
+      text: '4.50 AIC credited for 2026-11-03; 5.00 AIC of network income unlocked, ready to claim',
+    });
+    expect(wordNotice('en', { kind: 'income', params: UNLOCKS[1]?.[1] ?? {} })).toEqual({
+      title: 'Network income unlocked',
+      text: '5.00 AIC of network income unlocked on 2026-11-03, ready to claim',
+    });
   });
 });

@@ -9,7 +9,6 @@ import { moveWithinUsers } from '../ledger/batch.ts';
 import { addDays } from '../platform/clock.ts';
 import { STATUS_GROUPS } from '../../contract/products.ts';
 import { replaceTable } from '../db/replaceTable.ts';
-import { decimalText, noticesFrom } from '../notify/notices.ts';
 import { LOCKS } from '../db/locks.ts';
 
 type Trx = Transaction<Database>;
@@ -203,8 +202,8 @@ function lockupsOf(day: string, team: TeamRules, fresh: boolean) {
 }
 
 /**
- * Lock-ups whose day has come: their unlockable part becomes claimable network income, and the
- * holder is told (when there is something to claim), in the same statement.
+ * Lock-ups whose day has come: their unlockable part becomes claimable network income. The
+ * holder is told in the day's income notice (notify/dayNotices.ts, `unlocked`), not apart.
  */
 export function releaseLockups(trx: Trx, day: string, at?: Date): Promise<number> {
   return moveWithinUsers(trx, {
@@ -212,12 +211,6 @@ export function releaseLockups(trx: Trx, day: string, at?: Date): Promise<number
       update lockups set released_on = ${day}::date
       where released_on is null and unlock_day <= ${day}::date
       returning user_id, unlockable as amount, day`,
-    also: sql`told as (${noticesFrom(
-      'lockup_released',
-      sql`select user_id, day::text as key, jsonb_build_object('day', day::text, 'amount', ${decimalText('amount')}) as params
-        from changed where amount > 0`,
-      at,
-    )})`,
     from: 'locked_rewards',
     to: 'network_rewards',
     kind: 'unlock',
