@@ -3,7 +3,6 @@ import type { FundingRecord, TransferRecord, TransferRecordsQuery, TransferStatu
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import type { Asset, Database } from '../db/schema.ts';
-import { noWalletBalances, type WalletBalances } from '../earn/positions.ts';
 import { queryTime } from '../http/queryTime.ts';
 import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 
@@ -153,21 +152,4 @@ export async function reviewQueue(
     items: page.map((row) => ({ ...toRecord(row), userId: String(row.user_id) })),
     nextCursor: more ? String(page.at(-1)?.id) : null,
   };
-}
-
-/**
- * The user's wallet and pending balances per asset, in one read (the exchange's are the exchange's
- * to say), in the caller's transaction if any. GET transferPage reads the same accounts gathered
- * (`booksOf`, earn/positions.ts).
- */
-export async function walletBalances(db: Executor, userId: bigint): Promise<WalletBalances> {
-  const rows = await db
-    .selectFrom('accounts')
-    .select(['asset', 'kind', 'balance'])
-    .where('user_id', '=', userId)
-    .where('kind', 'in', ['wallet', 'withdrawals_pending'])
-    .execute();
-  const balances = noWalletBalances();
-  for (const row of rows) balances[row.asset][row.kind === 'wallet' ? 'available' : 'pending'] = row.balance;
-  return balances;
 }
