@@ -115,10 +115,11 @@ export const TransferPageData = Type.Object({
   types: Type.Array(TransferType),
   /**
    * How long withdrawals and transfers out waited for an operator: the median of the requests
-   * decided in the last `days` days, whole minutes rounded up (null when none was), and how many.
+   * decided in the last `days` days, whole minutes rounded up and at least one (null when none
+   * was), and how many.
    */
   review: Type.Object({
-    medianMinutes: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+    medianMinutes: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
     reviewed: Type.Integer({ minimum: 0 }),
     days: Type.Integer({ minimum: 1 }),
   }),

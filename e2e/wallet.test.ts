@@ -149,6 +149,12 @@ describe('asset wallet at 390x844', () => {
     expect(await text(wallet.balance('AIC', 'Under review'))).toBe('0.00');
     await expect.poll(() => text(wallet.balance('AIC', 'Exchange balance'))).toBe('19,700.00');
 
+    // The decision is the review time's first: the withdraw form now tells the wait (at least a minute).
+    await wallet.openMove('Withdraw');
+    await expect.poll(() => text(wallet.reviewTime('Withdraw'))).toBe('Usually reviewed within 1 minute (the median of the last 30 days)');
+    await page.screenshot({ path: '/tmp/wallet-withdraw-review.png' });
+    await wallet.closeMove('Withdraw');
+
     // Filter: a time range from today picked with the date picker, then order types; a type
     // with no records shows the empty state, and Reset brings everything back.
     await wallet.openFilter();

@@ -12,6 +12,7 @@ import { audit } from '../operator/audit.ts';
 import { operatorIdOf } from '../operator/guard.ts';
 import type { Exchange } from './exchange.ts';
 import { reviewQueue, toRecord } from './repository.ts';
+import { forgetReviewTime } from './reviewTime.ts';
 import { approveTransfer, rejectTransfer } from './service.ts';
 import { answerFor, drive } from './transfers.ts';
 
@@ -67,6 +68,11 @@ export const reviewRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       );
     },
   );
+
+  // A decision made here moves the review time the transfer forms show: read it again after it.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method === 'POST' && reply.statusCode === 200) forgetReviewTime(ctx.db);
+  });
 
   const approval = {
     tags: ['operator'],

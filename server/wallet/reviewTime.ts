@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { perOwner, shortLived } from '../platform/cache.ts';
+import { perOwner } from '../platform/cache.ts';
 import { addDays } from '../platform/clock.ts';
 
 /** The days of decisions the withdraw form's review time is read from. */
 const REVIEW_WINDOW_DAYS = 30;
-/** How long a process keeps the figure: it moves slowly, and its read covers a month of decisions. */
+/** How long a process keeps the figure: it moves slowly, and its read covers a month of decisions; other processes' decisions show within it. */
 const REVIEW_COPY_MS = 10 * 60_000;
 
 /** What the withdraw form says of the wait: the median minutes a request waited for an operator, and of how many. */
@@ -14,7 +14,8 @@ export type ReviewTime = { medianMinutes: number | null; reviewed: number; days:
 /**
  * Withdrawals and transfers out an operator decided in the REVIEW_WINDOW_DAYS days up to `today`
  * (a funding is the operators' own, and a request the exchange ended was never reviewed): how
- * many, and the median of their waits from request to decision, in whole minutes rounded up.
+ * many, and the median of their waits from request to decision, in whole minutes rounded up (at
+ * least one: a decision in the same minute, or on the demo's frozen clock, still took a moment).
  * Read through the reviewed requests' index (migration 0047), never per holder.
  */
 async function readReviewTime(db: Db, today: string): Promise<ReviewTime> {
@@ -26,8 +27,30 @@ async function readReviewTime(db: Db, today: string): Promise<ReviewTime> {
     where reviewed_by is not null and reviewed_at >= ${since}::timestamptz and type in ('withdraw', 'transfer_out')`.execute(db);
   const row = rows[0];
   const median = row?.median_s ?? null;
-  return { medianMinutes: median === null ? null : Math.max(0, Math.ceil(median / 60)), reviewed: row?.reviewed ?? 0, days: REVIEW_WINDOW_DAYS };
+  return { medianMinutes: median === null ? null : Math.max(1, Math.ceil(median / 60)), reviewed: row?.reviewed ?? 0, days: REVIEW_WINDOW_DAYS };
 }
 
-/** This process's copy of the review time for `today`, read again when older than REVIEW_COPY_MS or on another day. */
-export const reviewTime = perOwner((db: Db) => shortLived(REVIEW_COPY_MS, (today: string) => readReviewTime(db, today)));
+type Copy = { today: string; at: number; value: Promise<ReviewTime> };
+const copies = perOwner((_db: Db) => ({ copy: undefined as Copy | undefined }));
+
+/**
+ * This process's copy of the review time for `today`, read again when older than REVIEW_COPY_MS,
+ * on another day, or after a decision made here (`forgetReviewTime`); the callers of one moment
+ * share one read. A failed read is not kept.
+ */
+export function reviewTime(db: Db, today: string): Promise<ReviewTime> {
+  const held = copies(db);
+  const now = Date.now();
+  if (held.copy && held.copy.today === today && now - held.copy.at < REVIEW_COPY_MS) return held.copy.value;
+  const copy: Copy = { today, at: now, value: readReviewTime(db, today) };
+  held.copy = copy;
+  copy.value.catch(() => {
+    if (held.copy === copy) held.copy = undefined;
+  });
+  return copy.value;
+}
+
+/** After an operator's decision on this process: the next form reads the review time again. */
+export function forgetReviewTime(db: Db): void {
+  copies(db).copy = undefined;
+}

@@ -133,7 +133,7 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext; exchange
       const [books, atExchange, review] = await Promise.all([
         booksOf(ctx.db, userId),
         exchange.balances.read(userId),
-        reviewTime(ctx.db)(utcDay(ctx.clock.now())),
+        reviewTime(ctx.db, utcDay(ctx.clock.now())),
       ]);
       const balances = books.wallet;
       const withdrawMinimum = formatUnits(withdrawMinimumOf(ctx));
