@@ -54,7 +54,7 @@ describe('one slow route cannot starve the rest', () => {
   });
   const scrape = async (t: TestApp) => (await t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body;
 
-  it.each(DATABASES)('sheds requests while the event loop lags, never /healthz, /readyz or /metrics, on %s', async (kind) => {
+  it.each(DATABASES)('sheds requests while the event loop lags, never /healthz, /readyz, /metrics or the web app, on %s', async (kind) => {
     // A bound of 1 ms: a loop blocked for 300 ms in a second of samples is past it.
     const t = await start(kind, { config: { shedEventLoopDelayMs: 1 } });
     const send = () =>
@@ -63,6 +63,7 @@ describe('one slow route cannot starve the rest', () => {
         t.app.inject({ url: '/healthz' }),
         t.app.inject({ url: '/readyz' }),
         t.app.inject({ url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } }),
+        t.app.inject({ url: '/' }),
       ]);
     let answers: Inject[] | undefined;
     // The delay is sampled once a second: block, wait for the sample that saw it, and send while
@@ -74,7 +75,9 @@ describe('one slow route cannot starve the rest', () => {
       const sent = await send();
       if (t.app.isUnderPressure()) answers = sent;
     }
-    const [home, healthz, readyz, metrics] = answers as Inject[];
+    const [home, healthz, readyz, metrics, page] = answers as Inject[];
+    // The web app's page is never shed (a test app may have no built page: then its 404).
+    expect((page as Inject).statusCode).not.toBe(503);
     expectBusy(home as Inject, LANGUAGES.find((l) => l.key === 'Japan'));
     expect((healthz as Inject).statusCode).toBe(200);
     expect((readyz as Inject).json()).toEqual({ status: 'ready' });

@@ -13,12 +13,16 @@ export type ShedReason = 'event_loop' | 'pool' | 'in_flight';
 const NEVER_SHED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Neither shed nor counted: the paths above, and the embedded exchange, which stands in for
- * another company's service; the wallet's calls to it come from requests admitted already, and
- * counting them took the room of the holders' own requests.
+ * Neither shed nor counted: the paths above; the embedded exchange, which stands in for
+ * another company's service (the wallet's calls to it come from requests admitted already, and
+ * counting them took the room of the holders' own requests); and the web app's page and files,
+ * which cost little: a shed API call is retried by the app with backoff, a shed page load leaves
+ * the holder on the browser's error page.
  */
 const exempt = (request: FastifyRequest) =>
-  NEVER_SHED.has(request.routeOptions.url ?? '') || request.url.startsWith(`${EXCHANGE_PREFIX}/`);
+  NEVER_SHED.has(request.routeOptions.url ?? '') ||
+  request.url.startsWith(`${EXCHANGE_PREFIX}/`) ||
+  (request.method === 'GET' && !request.url.startsWith('/api/'));
 
 /** The refusal of a shed request; the error handler adds its Retry-After. */
 function shed(reason: ShedReason, onShed: (reason: ShedReason) => void): AppError {
