@@ -13,6 +13,8 @@ describe('shortLived', () => {
       expect(await get('b')).toBe('b:2');
       vi.advanceTimersByTime(1000);
       expect(await get('b')).toBe('b:3');
+      get.forget();
+      expect(await get('b')).toBe('b:4');
     } finally {
       vi.useRealTimers();
     }

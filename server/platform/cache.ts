@@ -1,11 +1,12 @@
 /**
  * A value shared by every caller for a short while: the first caller after it expires computes
  * it and the others wait for that same promise (so a burst of requests costs one computation).
- * Per process; a value is at most `ttlMs` old. A failure is not kept.
+ * Per process; a value is at most `ttlMs` old, and `forget()` drops it now (a change made here
+ * that moves it). A failure is not kept.
  */
-export function shortLived<K, T>(ttlMs: number, compute: (key: K) => Promise<T>): (key: K) => Promise<T> {
+export function shortLived<K, T>(ttlMs: number, compute: (key: K) => Promise<T>): ((key: K) => Promise<T>) & { forget: () => void } {
   let entry: { key: K; at: number; value: Promise<T> } | undefined;
-  return (key) => {
+  const get = (key: K) => {
     if (ttlMs <= 0) return compute(key);
     const now = Date.now();
     if (entry && entry.key === key && now - entry.at < ttlMs) return entry.value;
@@ -17,6 +18,11 @@ export function shortLived<K, T>(ttlMs: number, compute: (key: K) => Promise<T>)
     });
     return value;
   };
+  return Object.assign(get, {
+    forget: () => {
+      entry = undefined;
+    },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { perOwner } from '../platform/cache.ts';
+import { perOwner, shortLived } from '../platform/cache.ts';
 import { addDays } from '../platform/clock.ts';
 
 /** The days of decisions the withdraw form's review time is read from. */
@@ -30,27 +30,13 @@ async function readReviewTime(db: Db, today: string): Promise<ReviewTime> {
   return { medianMinutes: median === null ? null : Math.max(1, Math.ceil(median / 60)), reviewed: row?.reviewed ?? 0, days: REVIEW_WINDOW_DAYS };
 }
 
-type Copy = { today: string; at: number; value: Promise<ReviewTime> };
-const copies = perOwner((_db: Db) => ({ copy: undefined as Copy | undefined }));
-
 /**
  * This process's copy of the review time for `today`, read again when older than REVIEW_COPY_MS,
- * on another day, or after a decision made here (`forgetReviewTime`); the callers of one moment
- * share one read. A failed read is not kept.
+ * on another day, or after a decision made here (`forgetReviewTime`).
  */
-export function reviewTime(db: Db, today: string): Promise<ReviewTime> {
-  const held = copies(db);
-  const now = Date.now();
-  if (held.copy && held.copy.today === today && now - held.copy.at < REVIEW_COPY_MS) return held.copy.value;
-  const copy: Copy = { today, at: now, value: readReviewTime(db, today) };
-  held.copy = copy;
-  copy.value.catch(() => {
-    if (held.copy === copy) held.copy = undefined;
-  });
-  return copy.value;
-}
+const copyOf = perOwner((db: Db) => shortLived(REVIEW_COPY_MS, (today: string) => readReviewTime(db, today)));
+
+export const reviewTime = (db: Db, today: string): Promise<ReviewTime> => copyOf(db)(today);
 
 /** After an operator's decision on this process: the next form reads the review time again. */
-export function forgetReviewTime(db: Db): void {
-  copies(db).copy = undefined;
-}
+export const forgetReviewTime = (db: Db): void => copyOf(db).forget();
