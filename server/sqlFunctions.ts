@@ -6,6 +6,7 @@ import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { HOLDER_ACCOUNTS, HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
 import { ORDER_PAGE } from './earn/orderPageFunction.ts';
+import { HOLDER_FIGURES } from './earn/productInfoFunction.ts';
 import { TRANSFER_PAGE } from './wallet/transferFunctions.ts';
 import { USER_LOG } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
@@ -51,6 +52,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   HOLDER_HOLDINGS,
   HOLDER_ACCOUNTS,
   ORDER_PAGE,
+  HOLDER_FIGURES,
   TRANSFER_PAGE,
   USER_LOG,
   ZERO_PROFIT,

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/connect.ts';
 import { balanceOf, SYSTEM } from '../ledger/ledger.ts';
 import { perOwner, shortLived } from '../platform/cache.ts';
+import { gatheredCalls } from '../platform/readCalls.ts';
 import { type EarnParams, paramsInForce } from './params.ts';
 import { rateHistory } from './rates.ts';
 
@@ -57,14 +58,16 @@ export const platformFigures = (ctx: AppContext, today: string): Promise<Platfor
 
 export type HolderFigures = { used: bigint; inviterBound: boolean; wallet: bigint; rewards: bigint };
 
-/** The holder's own part of the Earn centre, in one statement: today's quota used, the bind, the AIC wallet and rewards. */
+const holderFiguresOf = gatheredCalls<{ used: bigint | null; inviter_bound: boolean | null; wallet: bigint | null; rewards: bigint | null }>(
+  'holder_figures',
+  ['bigint', 'date'],
+);
+
+/**
+ * The holder's own part of the Earn centre (`holder_figures`, productInfoFunction.ts): today's
+ * quota used, the bind, the AIC wallet and rewards, gathered with the holders asking at once.
+ */
 export async function holderFigures(db: Db, userId: bigint, today: string): Promise<HolderFigures> {
-  const { rows } = await sql<{ used: bigint | null; inviter_bound: boolean | null; wallet: bigint | null; rewards: bigint | null }>`
-    select
-      (select used from daily_quota where user_id = ${userId} and day = ${today}::date) as used,
-      (select inviter_id is not null from users where id = ${userId}) as inviter_bound,
-      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'wallet') as wallet,
-      (select balance from accounts where user_id = ${userId} and asset = 'AIC' and kind = 'rewards') as rewards`.execute(db);
-  const row = rows[0];
+  const [row] = await holderFiguresOf(db, userId, today);
   return { used: row?.used ?? 0n, inviterBound: row?.inviter_bound === true, wallet: row?.wallet ?? 0n, rewards: row?.rewards ?? 0n };
 }
