@@ -5,7 +5,7 @@ import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { HOLDER_ACCOUNTS, HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
-import { ORDER_PAGE } from './earn/orderPageFunction.ts';
+import { ORDER_ITEMS, ORDER_PAGE } from './earn/orderPageFunction.ts';
 import { HOLDER_FIGURES } from './earn/productInfoFunction.ts';
 import { TRANSFER_PAGE } from './wallet/transferFunctions.ts';
 import { USER_LOG } from './earn/userLogFunction.ts';
@@ -52,6 +52,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   HOLDER_HOLDINGS,
   HOLDER_ACCOUNTS,
   ORDER_PAGE,
+  ORDER_ITEMS,
   HOLDER_FIGURES,
   TRANSFER_PAGE,
   USER_LOG,

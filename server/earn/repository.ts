@@ -111,7 +111,21 @@ export async function orderOf(db: Db, userId: bigint, id: bigint): Promise<Order
   return row?.id === id ? row : undefined;
 }
 
-/** A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with the pages asked at once. */
+/** `order_page`'s arguments but the limit, for a list's query: the filters and the cursor. */
+const pageArgs = (userId: bigint, query: OrderListQuery, products: readonly Product[]) =>
+  [
+    userId,
+    (query.product ? [query.product] : products).join(','),
+    query.status ?? null,
+    queryTime(query.from),
+    queryTime(query.to),
+    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
+  ] as const;
+
+/**
+ * A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with
+ * the pages asked at once: the rows `orderItems` writes as JSON, read the way `toOrder` reads them.
+ */
 export async function listOrders(
   db: Db,
   userId: bigint,
@@ -119,16 +133,29 @@ export async function listOrders(
   products: readonly Product[],
 ): Promise<{ rows: OrderRow[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
-  const rows = await orderPage(
-    db,
-    userId,
-    (query.product ? [query.product] : products).join(','),
-    query.status ?? null,
-    queryTime(query.from),
-    queryTime(query.to),
-    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
-    limit + 1,
-  );
+  const rows = await orderPage(db, ...pageArgs(userId, query, products), limit + 1);
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
+}
+
+const orderItemsOf = gatheredCalls<{ items: string; next_cursor: bigint | string | null }>('order_items', [
+  'bigint',
+  'text',
+  'text',
+  'timestamptz',
+  'timestamptz',
+  'bigint',
+  'int',
+  'timestamptz',
+]);
+
+/**
+ * A page of the order lists as the data of their answer, JSON text: `order_items` writes the
+ * orders as `toOrder` would at `now` (the same page as `listOrders`), gathered with the pages
+ * asked at once.
+ */
+export async function orderItems(db: Db, userId: bigint, query: OrderListQuery, products: readonly Product[], now: Date): Promise<string> {
+  const [page] = await orderItemsOf(db, ...pageArgs(userId, query, products), query.limit ?? 20, now.toISOString());
+  const next = page?.next_cursor ?? null;
+  return `{"items":${page?.items ?? '[]'},"nextCursor":${next === null ? 'null' : `"${next}"`}}`;
 }

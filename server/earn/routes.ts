@@ -9,13 +9,13 @@ import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
-import { answers, ok } from '../http/schemas.ts';
+import { answers, ok, sendData } from '../http/schemas.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, dailyRateOf, daysBetween, formatScaled } from './params.ts';
 import { holderFigures, platformFigures } from './productInfo.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
-import { listOrders, orderOf, toOrder } from './repository.ts';
+import { orderItems, orderOf, toOrder } from './repository.ts';
 import { claimRewards, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
 import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
@@ -124,11 +124,7 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     app.get(
       path,
       { schema: { tags, summary, ...secured, querystring: OrderListQuery, response: answers(OrderListData) } },
-      async (request) => {
-        const { rows, nextCursor } = await listOrders(ctx.db, userIdOf(request), request.query, products);
-        const now = ctx.clock.now();
-        return ok({ items: rows.map((row) => toOrder(row, now)), nextCursor });
-      },
+      async (request, reply) => sendData(reply, await orderItems(ctx.db, userIdOf(request), request.query, products, ctx.clock.now())),
     );
   const termed = PRODUCTS.filter((product) => productOf(product).termDays !== null);
   listRoute(PATHS.productList, 'Fixed-term orders (30-day and 360-day) with countdowns', termed);
