@@ -8,7 +8,7 @@ import { HOLDER_ACCOUNTS, HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
 import { ORDER_ITEMS, ORDER_PAGE } from './earn/orderPageFunction.ts';
 import { HOLDER_FIGURES } from './earn/productInfoFunction.ts';
 import { TRANSFER_PAGE } from './wallet/transferFunctions.ts';
-import { USER_LOG } from './earn/userLogFunction.ts';
+import { USER_LOG, USER_LOG_ITEMS } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
@@ -56,6 +56,7 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   HOLDER_FIGURES,
   TRANSFER_PAGE,
   USER_LOG,
+  USER_LOG_ITEMS,
   ZERO_PROFIT,
   INVITER_BY_CODE,
   INVITE_RECORDS,

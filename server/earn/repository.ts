@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { queryTime } from '../http/queryTime.ts';
 import { DAY_MS } from '../platform/clock.ts';
-import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
+import { gatheredCalls, gatheredPages, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import { isActive, PRODUCTS, productOf } from '../../contract/products.ts';
 import { countdownDays } from '../../contract/countdown.ts';
 import { datesOf, maturesAt } from './termDates.ts';
@@ -138,24 +138,12 @@ export async function listOrders(
   return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
 }
 
-const orderItemsOf = gatheredCalls<{ items: string; next_cursor: bigint | string | null }>('order_items', [
-  'bigint',
-  'text',
-  'text',
-  'timestamptz',
-  'timestamptz',
-  'bigint',
-  'int',
-  'timestamptz',
-]);
+const orderItemsOf = gatheredPages('order_items', ['bigint', 'text', 'text', 'timestamptz', 'timestamptz', 'bigint', 'int', 'timestamptz']);
 
 /**
  * A page of the order lists as the data of their answer, JSON text: `order_items` writes the
  * orders as `toOrder` would at `now` (the same page as `listOrders`), gathered with the pages
  * asked at once.
  */
-export async function orderItems(db: Db, userId: bigint, query: OrderListQuery, products: readonly Product[], now: Date): Promise<string> {
-  const [page] = await orderItemsOf(db, ...pageArgs(userId, query, products), query.limit ?? 20, now.toISOString());
-  const next = page?.next_cursor ?? null;
-  return `{"items":${page?.items ?? '[]'},"nextCursor":${next === null ? 'null' : `"${next}"`}}`;
-}
+export const orderItems = (db: Db, userId: bigint, query: OrderListQuery, products: readonly Product[], now: Date): Promise<string> =>
+  orderItemsOf(db, ...pageArgs(userId, query, products), query.limit ?? 20, now.toISOString());

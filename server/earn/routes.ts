@@ -17,7 +17,7 @@ import { holderFigures, platformFigures } from './productInfo.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
 import { orderItems, orderOf, toOrder } from './repository.ts';
 import { claimRewards, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
-import { dailyIncome, rewardLog, userLog } from './logs.ts';
+import { dailyIncome, rewardLog, userLogText } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import { termDates } from './termDates.ts';
 import type { Product } from '../db/schema.ts';
@@ -206,6 +206,6 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.get(
     PATHS.userLog,
     { schema: { tags, summary: 'Every movement of the user’s accounts, newest first', ...secured, querystring: UserLogQuery, response: answers(UserLogData) } },
-    async (request) => ok(await userLog(ctx.db, userIdOf(request), request.query)),
+    async (request, reply) => sendData(reply, await userLogText(ctx.db, userIdOf(request), request.query)),
   );
 };
