@@ -5,10 +5,10 @@ import { BIGINT_SUM } from './db/aggregates.ts';
 import { ANALYZE_ON_SAMPLE } from './db/analyze.ts';
 import { EARN_BUY, EARN_BUY_BATCH, EARN_BUY_BATCH_WITHIN } from './earn/buyFunction.ts';
 import { HOLDER_ACCOUNTS, HOLDER_HOLDINGS } from './earn/holdingsFunction.ts';
-import { ORDER_ITEMS, ORDER_PAGE } from './earn/orderPageFunction.ts';
+import { ORDER_PAGE } from './earn/orderPageFunction.ts';
 import { HOLDER_FIGURES } from './earn/productInfoFunction.ts';
 import { TRANSFER_PAGE } from './wallet/transferFunctions.ts';
-import { USER_LOG, USER_LOG_ITEMS } from './earn/userLogFunction.ts';
+import { USER_LOG } from './earn/userLogFunction.ts';
 import { DAILY_INCOME, REWARD_LOG } from './earn/rewardLogFunction.ts';
 import { LEDGER_MOVE } from './ledger/functions.ts';
 import { NOTICE_LIST, NOTICE_PAGE, NOTICE_UNREAD, NOTICE_UNREAD_COUNT } from './notify/dayNotices.ts';
@@ -52,11 +52,9 @@ export const SQL_FUNCTIONS: RawBuilder<unknown>[] = [
   HOLDER_HOLDINGS,
   HOLDER_ACCOUNTS,
   ORDER_PAGE,
-  ORDER_ITEMS,
   HOLDER_FIGURES,
   TRANSFER_PAGE,
   USER_LOG,
-  USER_LOG_ITEMS,
   ZERO_PROFIT,
   INVITER_BY_CODE,
   INVITE_RECORDS,

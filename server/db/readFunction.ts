@@ -27,24 +27,3 @@ export const readFunction = (head: RawBuilder<unknown>, query: RawBuilder<unknow
     return query ${query};
   end
   $fn$`;
-
-/**
- * `create or replace function <head> returns table (items text, next_cursor text)`: a page of
- * `rows` (a set-returning call asked for one row more than `p_limit`, in the page's order) as the
- * answer's data: its first `p_limit` rows as a JSON array of `item` (JSON text, db/wireText.ts; each row is `r`, with the
- * columns of `lateral` as `x`), and the `cursor` of the page's last row when a row follows it.
- * The route sends the text as it is (platform/readCalls.ts, `gatheredPages`): parsing each row
- * and writing it again cost the server more than the read cost the database.
- */
-export const pageFunction = (
-  head: RawBuilder<unknown>,
-  page: { rows: RawBuilder<unknown>; item: RawBuilder<unknown>; cursor: RawBuilder<unknown>; lateral?: RawBuilder<unknown> },
-) =>
-  readFunction(
-    sql`${head} returns table (items text, next_cursor text)`,
-    sql`
-    select '[' || coalesce(string_agg(${page.item}, ',' order by r.ordinality) filter (where r.ordinality <= p_limit), '') || ']',
-      case when count(*) > p_limit then (array_agg(${page.cursor} order by r.ordinality))[p_limit] end
-    from ${page.rows} with ordinality as r
-    ${page.lateral ? sql`cross join lateral (${page.lateral}) x` : sql``}`,
-  );

@@ -1,7 +1,7 @@
 import { formatUnits } from '../../contract/money.ts';
 import type { Db } from '../db/connect.ts';
 import { isCalendarDay } from '../platform/clock.ts';
-import { gatheredCalls, gatheredPages, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
+import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import type { IncomeInputs } from '../../contract/income.ts';
 
 /** The cursor's line, "day|orderId|kind"; anything else reads from the newest line. */
@@ -55,7 +55,7 @@ export type UserLogRow = {
   amount: bigint;
 };
 
-/** A posting as the user log shows it: what `user_log_items` writes in SQL is held to this (userLog.test.ts). */
+/** A posting as the user log shows it. */
 export const userLogItem = (r: UserLogRow) => ({
   id: String(r.id),
   kind: r.kind,
@@ -66,18 +66,22 @@ export const userLogItem = (r: UserLogRow) => ({
   createdAt: r.created_at.toISOString(),
 });
 
-/** The page's place from a cursor "entryId|account"; anything else reads from the newest posting. */
-function logCursor(cursor: string | undefined): [bigint, string | null] {
-  const [, entryId, account] = /^(\d{1,19})\|([a-z_]{1,40})$/.exec(cursor ?? '') ?? [];
-  return entryId && account ? [idCursor(entryId), account] : [MAX_BIGINT, null];
-}
-
-const userLogItems = gatheredPages('user_log_items', ['bigint', 'bigint', 'text', 'int']);
+const userLogPage = gatheredCalls<UserLogRow>('user_log', ['bigint', 'bigint', 'text', 'int']);
 
 /**
- * Every posting on the user's own accounts, newest first, as the answer's data in JSON text;
- * cursor "entryId|account". One call of `user_log_items` (userLogFunction.ts), which writes the
- * postings as `userLogItem` does, gathered with the pages asked at once.
+ * Every posting on the user's own accounts, newest first; cursor "entryId|account". One call of
+ * `user_log` (userLogFunction.ts), gathered with the pages asked at once.
  */
-export const userLogText = (db: Db, userId: bigint, query: { cursor?: string; limit?: number }): Promise<string> =>
-  userLogItems(db, userId, ...logCursor(query.cursor), query.limit ?? 20);
+export async function userLog(db: Db, userId: bigint, query: { cursor?: string; limit?: number }) {
+  const limit = query.limit ?? 20;
+  // Anything but "entryId|account" reads from the newest posting.
+  const [, entryId, account] = /^(\d{1,19})\|([a-z_]{1,40})$/.exec(query.cursor ?? '') ?? [];
+  const cursor = entryId && account ? { entry: idCursor(entryId), kind: account } : null;
+  const rows = await userLogPage(db, userId, cursor?.entry ?? MAX_BIGINT, cursor?.kind ?? null, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(userLogItem),
+    nextCursor: rows.length > limit && last ? `${last.id}|${last.account}` : null,
+  };
+}

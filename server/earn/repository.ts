@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.ts';
 import type { Database, OrderStatus, Product } from '../db/schema.ts';
 import { queryTime } from '../http/queryTime.ts';
 import { DAY_MS } from '../platform/clock.ts';
-import { gatheredCalls, gatheredPages, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
+import { gatheredCalls, idCursor, MAX_BIGINT } from '../platform/readCalls.ts';
 import { isActive, PRODUCTS, productOf } from '../../contract/products.ts';
 import { countdownDays } from '../../contract/countdown.ts';
 import { datesOf, maturesAt } from './termDates.ts';
@@ -111,21 +111,7 @@ export async function orderOf(db: Db, userId: bigint, id: bigint): Promise<Order
   return row?.id === id ? row : undefined;
 }
 
-/** `order_page`'s arguments but the limit, for a list's query: the filters and the cursor. */
-const pageArgs = (userId: bigint, query: OrderListQuery, products: readonly Product[]) =>
-  [
-    userId,
-    (query.product ? [query.product] : products).join(','),
-    query.status ?? null,
-    queryTime(query.from),
-    queryTime(query.to),
-    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
-  ] as const;
-
-/**
- * A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with
- * the pages asked at once: the rows `orderItems` writes as JSON, read the way `toOrder` reads them.
- */
+/** A page of the holder's orders, newest first (`order_page`, orderPageFunction.ts), gathered with the pages asked at once. */
 export async function listOrders(
   db: Db,
   userId: bigint,
@@ -133,17 +119,16 @@ export async function listOrders(
   products: readonly Product[],
 ): Promise<{ rows: OrderRow[]; nextCursor: string | null }> {
   const limit = query.limit ?? 20;
-  const rows = await orderPage(db, ...pageArgs(userId, query, products), limit + 1);
+  const rows = await orderPage(
+    db,
+    userId,
+    (query.product ? [query.product] : products).join(','),
+    query.status ?? null,
+    queryTime(query.from),
+    queryTime(query.to),
+    query.cursor ? idCursor(query.cursor) : MAX_BIGINT,
+    limit + 1,
+  );
   const page = rows.slice(0, limit);
   return { rows: page, nextCursor: rows.length > limit ? String(page.at(-1)?.id) : null };
 }
-
-const orderItemsOf = gatheredPages('order_items', ['bigint', 'text', 'text', 'timestamptz', 'timestamptz', 'bigint', 'int', 'timestamptz']);
-
-/**
- * A page of the order lists as the data of their answer, JSON text: `order_items` writes the
- * orders as `toOrder` would at `now` (the same page as `listOrders`), gathered with the pages
- * asked at once.
- */
-export const orderItems = (db: Db, userId: bigint, query: OrderListQuery, products: readonly Product[], now: Date): Promise<string> =>
-  orderItemsOf(db, ...pageArgs(userId, query, products), query.limit ?? 20, now.toISOString());

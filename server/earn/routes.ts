@@ -9,15 +9,15 @@ import { amountFrom } from '../http/amount.ts';
 import { AppError } from '../http/errors.ts';
 import { idempotent, sendAnswer } from '../http/idempotency.ts';
 import { idempotentPost } from '../http/idempotentPost.ts';
-import { answers, ok, sendData } from '../http/schemas.ts';
+import { answers, ok } from '../http/schemas.ts';
 import { addDays, utcDay } from '../platform/clock.ts';
 import { bindInviter } from '../team/binding.ts';
 import { coefficientScaled, dailyRateOf, daysBetween, formatScaled } from './params.ts';
 import { holderFigures, platformFigures } from './productInfo.ts';
 import { rateHistory, upcomingFor } from './rates.ts';
-import { orderItems, orderOf, toOrder } from './repository.ts';
+import { listOrders, orderOf, toOrder } from './repository.ts';
 import { claimRewards, redeemCurrent, redeemRegular, setAutoRenew, setReinvest } from './service.ts';
-import { dailyIncome, rewardLog, userLogText } from './logs.ts';
+import { dailyIncome, rewardLog, userLog } from './logs.ts';
 import { subscribe } from './subscribe.ts';
 import { termDates } from './termDates.ts';
 import type { Product } from '../db/schema.ts';
@@ -124,7 +124,11 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
     app.get(
       path,
       { schema: { tags, summary, ...secured, querystring: OrderListQuery, response: answers(OrderListData) } },
-      async (request, reply) => sendData(reply, await orderItems(ctx.db, userIdOf(request), request.query, products, ctx.clock.now())),
+      async (request) => {
+        const { rows, nextCursor } = await listOrders(ctx.db, userIdOf(request), request.query, products);
+        const now = ctx.clock.now();
+        return ok({ items: rows.map((row) => toOrder(row, now)), nextCursor });
+      },
     );
   const termed = PRODUCTS.filter((product) => productOf(product).termDays !== null);
   listRoute(PATHS.productList, 'Fixed-term orders (30-day and 360-day) with countdowns', termed);
@@ -206,6 +210,6 @@ export const earnRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async 
   app.get(
     PATHS.userLog,
     { schema: { tags, summary: 'Every movement of the user’s accounts, newest first', ...secured, querystring: UserLogQuery, response: answers(UserLogData) } },
-    async (request, reply) => sendData(reply, await userLogText(ctx.db, userIdOf(request), request.query)),
+    async (request) => ok(await userLog(ctx.db, userIdOf(request), request.query)),
   );
 };

@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
-import { pageFunction, readFunction } from '../db/readFunction.ts';
-import { json } from '../db/wireText.ts';
+import { readFunction } from '../db/readFunction.ts';
 
 /**
  * `user_log(user, entry, kind, limit)`: the holder's postings (those of `ledger_postings`) before
@@ -53,22 +52,3 @@ export const USER_LOG = readFunction(
     cross join lateral (select j.id, j.kind, j.ref, j.created_at from journal_entries j where j.id = c.entry_id limit 1) e
     order by e.id desc, c.account desc`,
 );
-
-/**
- * `user_log_items(user, entry, kind, limit)`: the page of `user_log` as the user log sends it
- * (`pageFunction`): its postings as earn/logs.ts' `userLogItem` writes them and the next page's
- * cursor, "entryId|account". userLog.test.ts holds the two to each other.
- */
-export const USER_LOG_ITEMS = pageFunction(sql`user_log_items(p_user bigint, p_entry bigint, p_kind text, p_limit int)`, {
-  rows: sql`user_log(p_user, p_entry, p_kind, p_limit + 1)`,
-  item: json.object({
-    id: json.text('r.id::text'),
-    kind: json.text('r.kind'),
-    asset: json.text('r.asset'),
-    account: json.text('r.account'),
-    amount: json.units('r.amount'),
-    ref: json.text('r.ref'),
-    createdAt: json.moment('r.created_at'),
-  }),
-  cursor: sql`r.id::text || '|' || r.account`,
-});

@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Envelope, ErrorEnvelope } from '../../contract/envelope.ts';
 
@@ -10,11 +9,3 @@ export const answers = <T extends TSchema>(data: T) => ({
 });
 
 export const ok = <T>(data: T) => ({ code: 0, msg: 'success', data });
-
-/**
- * The `ok` envelope around data already written as JSON text (by PostgreSQL, for pages whose
- * rows cost more to parse and write again than to read): sent as it is, not through the route's
- * serializer, so a test holds the text to the schema's shape.
- */
-export const sendData = (reply: FastifyReply, dataJson: string) =>
-  reply.type('application/json; charset=utf-8').send(`{"code":0,"msg":"success","data":${dataJson}}`);

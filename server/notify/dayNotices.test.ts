@@ -5,8 +5,7 @@ import type { Database } from '../db/schema.ts';
 import { ensureIncomeDay } from '../income/days.ts';
 import { addDays } from '../platform/clock.ts';
 import { DATABASES, startTestApp, type TestApp } from '../test/harness.ts';
-import { decimalText } from '../db/wireText.ts';
-import { dayNotices, unreadDayNotices } from './dayNotices.ts';
+import { dayNotices, decimalText, unreadDayNotices } from './dayNotices.ts';
 import { listNotices } from './notices.ts';
 
 const FIRST = '2026-11-05';

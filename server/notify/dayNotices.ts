@@ -1,5 +1,4 @@
 import { type RawBuilder, sql } from 'kysely';
-import { decimalText } from '../db/wireText.ts';
 import { PLANNED_ONCE, readFunction } from '../db/readFunction.ts';
 
 /**
@@ -12,6 +11,9 @@ import { PLANNED_ONCE, readFunction } from '../db/readFunction.ts';
  * holder's `notice_marks.read_to` ("mark all read"), or once marked alone, when it becomes a row
  * of `notifications` (which the list then shows instead).
  */
+
+/** An amount column as on the wire (formatUnits): 450000000 units are '4.5'. */
+export const decimalText = (column: string) => sql.raw(`trim_scale(${column}::numeric / 100000000)::text`);
 
 /** Which notices of a holder: ids after or before one, the unread only, a condition on the id. */
 export type NoticeRange = {

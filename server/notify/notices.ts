@@ -42,7 +42,7 @@ export const noticesFrom = (kind: NoticeKind, rows: RawBuilder<unknown>, at: Dat
   select user_id, ${kind}, key, params, coalesce(${at ?? null}::timestamptz, now()) from (${rows}) notice_rows
   on conflict (user_id, kind, key) do nothing`;
 
-export { decimalText } from '../db/wireText.ts';
+export { decimalText } from './dayNotices.ts';
 
 /**
  * Tells every holder credited on a settled day: the day gets its notice id and time, and each

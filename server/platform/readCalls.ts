@@ -52,15 +52,3 @@ export function gatheredCalls<R>(fn: string, types: readonly string[]): (db: Db,
     return callsOf(db)(args) as Promise<R[]>;
   };
 }
-
-/**
- * A page function (db/readFunction.ts, `pageFunction`) gathered as `gatheredCalls`: the page as
- * its answer's data, `{"items": [...], "nextCursor": ...}` in JSON text, for `sendData`.
- */
-export function gatheredPages(fn: string, types: readonly string[]): (db: Db, ...args: CallArg[]) => Promise<string> {
-  const pageOf = gatheredCalls<{ items: string; next_cursor: string | null }>(fn, types);
-  return async (db, ...args) => {
-    const [page] = await pageOf(db, ...args);
-    return `{"items":${page?.items ?? '[]'},"nextCursor":${JSON.stringify(page?.next_cursor ?? null)}}`;
-  };
-}
