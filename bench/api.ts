@@ -48,7 +48,7 @@
  * Instead of the runs above, far more load than the machine serves (bench/overload.ts):
  * BENCH_OVERLOAD_CONNECTIONS (1,000) split between GET product/info and POST product/buy at once
  * for BENCH_SECONDS, on the fresh database's signed-in users, or with BENCH_HOLDERS on the
- * 200-holder platform's session holders. Per route: the admitted answers (2xx) and their p99
+ * session holders of a platform of that many holders (bench/day's population). Per route: the admitted answers (2xx) and their p99
  * (< 1000 ms), 503s and how many carried Retry-After, other non-2xx (no 5xx but 503), the
  * client's timeouts (set above the server's REQUEST_TIMEOUT_MS: none) and socket errors; the
  * server's peak RSS (VmRSS every 200 ms); orders written against the buys answered as done, plus
@@ -718,7 +718,7 @@ function finish(figures: Figure[]): void {
 
 /**
  * BENCH_OVERLOAD=1: the overload alone (bench/overload.ts), on a fresh database's signed-in users
- * or, with BENCH_HOLDERS, on the SMALL_PLATFORM platform's session holders.
+ * or, with BENCH_HOLDERS, on the session holders of a platform of that many holders.
  */
 async function overloadBench(): Promise<void> {
   const title = `Overload: ${int(OVERLOAD_CONNECTIONS)} connections on GET ${PATHS.productInfo} and POST ${PATHS.productBuy}, ${seconds} s`;
@@ -735,13 +735,13 @@ async function overloadBench(): Promise<void> {
     });
     return;
   }
-  const platform = await populatedDatabase(base, SMALL_PLATFORM, reuse);
+  const platform = await populatedDatabase(base, holders, reuse);
   try {
     const server = await startBenchServer(platform.url);
     try {
       const sessions = await openSessions(platform, server);
       const figures = await overloadFigures(server, platform.url, sessions.tokens, sessions.buyers, seconds);
-      const label = `${platformLabel(SMALL_PLATFORM)}, ${SESSIONS} session holders`;
+      const label = `${platformLabel(holders)}, ${SESSIONS} session holders`;
       report(`${title}, ${label}`, [grantsFigure(label, sessions.grants), ...figures, loadFigure()]);
     } finally {
       await server.stop();
