@@ -92,16 +92,27 @@ export function leafBytes(leaf: LeafInput): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-export function nodeBytes(left: TreeNode, right: TreeNode): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(1 + 32 + 8 + 32 + 8);
-  const view = new DataView(bytes.buffer);
+const NODE_BYTES = 1 + 32 + 8 + 32 + 8;
+
+/** A node's bytes written into `bytes` (NODE_BYTES long, `view` over it). */
+function writeNode(bytes: Uint8Array, view: DataView, left: TreeNode, right: TreeNode): void {
   bytes[0] = NODE;
   bytes.set(left.hash, 1);
   putAmount(view, 33, left.sum);
   bytes.set(right.hash, 41);
   putAmount(view, 73, right.sum);
+}
+
+export function nodeBytes(left: TreeNode, right: TreeNode): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(NODE_BYTES);
+  writeNode(bytes, new DataView(bytes.buffer), left, right);
   return bytes;
 }
+
+// The input of a synchronous node hash, written over for each node: the hash has read it before
+// `parent` returns. A tree of a million leaves hashes a million nodes; each allocated its own.
+const scratch = new Uint8Array(NODE_BYTES);
+const scratchView = new DataView(scratch.buffer);
 
 const leafSum = (balances: Balances): bigint => BALANCE_KINDS.reduce((sum, kind) => sum + balances[kind], 0n);
 
@@ -110,10 +121,10 @@ export const hashLeaf = (leaf: LeafInput, sha: SyncSha256): TreeNode => ({
   sum: leafSum(leaf.balances),
 });
 
-const parent = (left: TreeNode, right: TreeNode, sha: SyncSha256): TreeNode => ({
-  hash: sha(nodeBytes(left, right)),
-  sum: left.sum + right.sum,
-});
+function parent(left: TreeNode, right: TreeNode, sha: SyncSha256): TreeNode {
+  writeNode(scratch, scratchView, left, right);
+  return { hash: sha(scratch), sum: left.sum + right.sum };
+}
 
 /** Every level from the given nodes (level 0) up to the single root (the last level). */
 export function buildLevels(nodes: readonly TreeNode[], sha: SyncSha256): TreeNode[][] {
