@@ -16,7 +16,7 @@ export const idCursor = (cursor: string): bigint => {
 export type CallArg = string | bigint | number | boolean | null;
 
 /** An answer's row as PostgreSQL sends it, with the call it answers and its place in that answer. */
-type Numbered = Record<string, unknown> & { gathered_call: string | number | bigint; ordinality: string | number | bigint };
+type Numbered = Record<string, unknown> & { gathered_call: number; ordinality: string | number | bigint };
 
 /**
  * The calls of one turn: their arguments are the rows of `unnest` (one array a parameter), the
@@ -27,12 +27,12 @@ async function callAll(db: Db, fn: string, types: readonly string[], calls: (rea
   const names = types.map((_, i) => sql.raw(`a${i}`));
   const arrays = types.map((type, i) => sql`${calls.map((args) => args[i] ?? null)}::${sql.raw(type)}[]`);
   const { rows } = await sql<Numbered>`
-    select g.gathered_call, f.*
+    select g.gathered_call::int as gathered_call, f.*
     from unnest(${sql.join(arrays)}) with ordinality as g(${sql.join(names)}, gathered_call)
     cross join lateral ${sql.raw(fn)}(${sql.join(names.map((name) => sql`g.${name}`))}) with ordinality as f
     order by g.gathered_call, f.ordinality`.execute(db);
   const answers = calls.map(() => [] as Record<string, unknown>[]);
-  for (const { gathered_call, ordinality: _, ...row } of rows) answers[Number(gathered_call) - 1]?.push(row);
+  for (const { gathered_call, ordinality: _, ...row } of rows) answers[gathered_call - 1]?.push(row);
   return answers;
 }
 
