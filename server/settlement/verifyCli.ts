@@ -4,12 +4,14 @@
  *   npm run verify -- 2026-11-20            one day
  *   npm run verify -- 2026-11-01 2026-11-30 a range
  * Recomputes every income line from its inputs and the raw records, checks the referral tree, and
- * lists reconciliation differences with the exchange not yet resolved; exits 1 on any problem.
+ * lists reconciliation differences with the exchange not yet resolved; exits 1 on any problem,
+ * 2 on a usage error, 3 when the database cannot be opened (one line says why: a DATA_DIR the
+ * server holds, a DATABASE_URL that does not answer), so that no script reads that as a difference.
  */
 import { sql } from 'kysely';
-import { loadConfig } from '../config.ts';
-import { connect } from '../db/connect.ts';
+import { loadConfig, StartupError } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { openDatabase } from '../db/open.ts';
 import { checkTree } from '../team/tree.ts';
 import { settledDays, verifyDay } from './verify.ts';
 
@@ -19,7 +21,11 @@ if ([from, to].some((day) => day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(da
   process.exit(2);
 }
 const config = loadConfig();
-const handle = await connect({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }).catch((error: unknown) => {
+  if (!(error instanceof StartupError)) throw error;
+  console.error(`npm run verify: ${error.message}`);
+  process.exit(3);
+});
 let failed = 0;
 try {
   await migrateToLatest(handle.db);
