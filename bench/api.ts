@@ -48,11 +48,12 @@
  * Instead of the runs above, far more load than the machine serves (bench/overload.ts):
  * BENCH_OVERLOAD_CONNECTIONS (1,000) split between GET product/info and POST product/buy at once
  * for BENCH_SECONDS, on the fresh database's signed-in users, or with BENCH_HOLDERS on the
- * session holders of a platform of that many holders (bench/day's population). Per route: the admitted answers (2xx) and their p99
- * (< 1000 ms), 503s and how many carried Retry-After, other non-2xx (no 5xx but 503), the
- * client's timeouts (set above the server's REQUEST_TIMEOUT_MS: none) and socket errors; the
- * server's peak RSS (VmRSS every 200 ms); orders written against the buys answered as done, plus
- * those whose answer the load's end cut off (none lost), and the ledger check.
+ * session holders of a platform of that many holders (bench/day's population). Per route: the
+ * admitted answers (2xx) and their p99 (< 1000 ms), 503s and how many carried Retry-After, other
+ * non-2xx (no 5xx but 503), the client's timeouts (set above the server's REQUEST_TIMEOUT_MS:
+ * none) and socket errors; the server's peak RSS (VmRSS every 200 ms); orders written against the
+ * buys answered as done, plus those whose answer the load's end cut off (none lost), and the
+ * ledger check.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
