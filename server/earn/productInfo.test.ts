@@ -7,7 +7,7 @@ import { bearer, post, signIn } from '../test/signIn.ts';
 
 /**
  * The Earn centre's holder figures (`holder_figures`, gathered): holders asking in the same
- * moment each get their own wallet, quota left and bind.
+ * moment each get their own wallet, quota left, bind and rewards.
  */
 describe.each(DATABASES)('the Earn centre of holders asking at once on %s', (kind) => {
   let t: TestApp;
