@@ -40,6 +40,11 @@ const NEEDS = [
     packages: ['systemd'],
   },
   {
+    what: 'Patroni, etcd and HAProxy for the database failover test (a cluster on loopback)',
+    here: () => onPath('patroni') && onPath('etcd') && onPath('haproxy'),
+    packages: ['patroni', 'etcd-server', 'haproxy'],
+  },
+  {
     what: "pgBackRest for the PostgreSQL backups' test and the restore drill",
     here: () => onPath('pgbackrest'),
     packages: ['pgbackrest'],

@@ -1,7 +1,11 @@
 /** Socket failures on the way to the database server. */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
-/** SQLSTATEs of a server that is going away or full: shutting down, starting up, no slots. */
-const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300']);
+/**
+ * SQLSTATEs of a server that is going away or full (shutting down, starting up, no slots), or
+ * that is a standby (25006: a write reached a server in recovery, as one can in the moment a
+ * cluster's router has not yet seen a failover).
+ */
+const SERVER_CODES = new Set(['57P01', '57P02', '57P03', '53300', '25006']);
 /** What node-postgres says, without a code, when a connection breaks or cannot be had in time. */
 const DRIVER_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|is not queryable|Cannot use a pool after calling end/;
 
