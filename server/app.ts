@@ -27,8 +27,9 @@ import { seedTeamRules } from './team/rules.ts';
 import { proofRoutes } from './proof/routes.ts';
 import { appShellRoutes } from './http/appShell.ts';
 import { installErrorHandling, lowLevelOptions } from './http/errors.ts';
-import { installShedding, unlimitedOperatorReads } from './http/pressure.ts';
+import { installShedding, refuseWritesWithoutStandby, unlimitedOperatorReads } from './http/pressure.ts';
 import { poolOf } from './db/pool.ts';
+import { type StandbyWatch, watchStandby } from './db/standby.ts';
 import { describeOperations } from './http/openapi.ts';
 import { refuseNonFiniteNumbers } from './http/finite.ts';
 import { requireIdempotencyKeys } from './http/idempotency.ts';
@@ -50,6 +51,8 @@ export type AppOptions = { logger?: boolean | object };
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Metrics;
+    /** The primary's synchronous standby as last read; `main.ts` starts its readings. */
+    standby: StandbyWatch;
     /** The wallet's side of the exchange (its API client and the holders' consent). */
     exchange: Exchange;
     /** The embedded exchange when this process serves one (no OIDC_ISSUER): its faults, for tests. */
@@ -128,6 +131,9 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   app.decorate('metrics', metrics);
   // First of the request hooks: a shed request costs no session lookup, rate count or body.
   await installShedding(app, ctx.config, poolOf(ctx.db), (reason) => metrics.requestsShed.inc({ reason }));
+  const standby = watchStandby(ctx.db, ctx.dbKind);
+  app.decorate('standby', standby);
+  refuseWritesWithoutStandby(app, standby);
   unlimitedOperatorReads(app);
   installAuthGuard(app, ctx);
   describeOperations(app);
@@ -135,7 +141,7 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   requireIdempotencyKeys(app);
   refuseNonFiniteNumbers(app);
   await installSecurity(app, ctx.config);
-  installObservability(app, ctx, metrics);
+  installObservability(app, ctx, metrics, standby);
   tellServerTime(app, ctx);
   // The configured team rules become their first version, unless the database has one.
   await seedTeamRules(ctx.db, ctx.config.team, ctx.clock.now());

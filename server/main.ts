@@ -40,6 +40,8 @@ async function main(): Promise<void> {
   installDiscoveryReadiness(app, config);
   await warnTeamRulesNotApplied(ctx, app.log);
 
+  // Read each second: a write refused at once beats one hanging for the standby (db/standby.ts).
+  const stopStandby = app.standby.start(1_000);
   let stopScheduler = () => {};
   let stopPush = () => {};
   let stopTransfers = () => {};
@@ -50,6 +52,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     stopScheduler();
+    stopStandby();
     shared?.stop();
     stopPush();
     stopTransfers();

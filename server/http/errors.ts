@@ -147,7 +147,11 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
     if (appError.errorName === 'INTERNAL') request.log.error({ err: error }, 'unhandled error');
-    else if (appError.errorName === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+    // A write refused for want of a synchronous standby (an AppError) is not logged each time:
+    // /readyz and aic_db_synchronous_standbys say it once.
+    else if (appError.errorName === 'UNAVAILABLE') {
+      if (!(error instanceof AppError)) request.log.warn({ err: error }, 'database unavailable');
+    }
     else if (appError.errorName === 'SERVER_BUSY') {
       // A shed request (an AppError) is counted in aic_requests_shed_total, not logged: a line
       // each would add to the load it is shed for. A statement cancelled by its timeout is.

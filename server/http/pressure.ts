@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod 
 import { EXCHANGE_PREFIX } from '../../contract/exchange.ts';
 import type { Config } from '../config.ts';
 import type { PoolWatch } from '../db/pool.ts';
+import type { StandbyWatch } from '../db/standby.ts';
 import { withoutReadTimeout } from '../db/statementTimeout.ts';
 import { AppError, sendBusy } from './errors.ts';
 
@@ -111,5 +112,18 @@ export function unlimitedOperatorReads(app: FastifyInstance): void {
     route.handler = function (this: FastifyInstance, request, reply) {
       return withoutReadTimeout(() => handler.call(this, request, reply));
     } as RouteHandlerMethod;
+  });
+}
+
+/**
+ * While the primary has no synchronous standby (db/standby.ts), a write would wait for one to
+ * come back: a POST is refused at once instead, 503 UNAVAILABLE, and its retry with the same
+ * Idempotency-Key runs once the standby streams again. Reads go on.
+ */
+export function refuseWritesWithoutStandby(app: FastifyInstance, standby: StandbyWatch): void {
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && standby.synchronousStandbys() === 0) {
+      throw new AppError('UNAVAILABLE', 'no synchronous standby: writes wait for one');
+    }
   });
 }

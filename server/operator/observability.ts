@@ -7,6 +7,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { AppContext } from '../context.ts';
 import { LATEST_MIGRATION } from '../db/migrate.ts';
 import { type PoolWatch, poolOf } from '../db/pool.ts';
+import type { StandbyWatch } from '../db/standby.ts';
 import { AppError } from '../http/errors.ts';
 import { installHealthGauges } from './healthGauges.ts';
 
@@ -89,9 +90,17 @@ function mainPortServesMetrics(ctx: AppContext): boolean {
  * /metrics (Prometheus: requests and latency by route, settlement time, the ledger check;
  * closed unless configured, see mainPortServesMetrics).
  */
-export function installObservability(app: FastifyInstance, ctx: AppContext, metrics: Metrics): void {
+export function installObservability(app: FastifyInstance, ctx: AppContext, metrics: Metrics, standby: StandbyWatch): void {
   installHealthGauges(metrics.registry, ctx);
   installPoolMetrics(metrics.registry, poolOf(ctx.db));
+  new Gauge({
+    name: 'aic_db_synchronous_standbys',
+    help: 'Synchronous standbys streaming to the primary (-1: not known, or none asked for)',
+    registers: [metrics.registry],
+    collect() {
+      this.set(standby.synchronousStandbys());
+    },
+  });
   const requests = new Counter({
     name: 'aic_http_requests_total',
     help: 'Requests by route, method and status',
@@ -120,7 +129,9 @@ export function installObservability(app: FastifyInstance, ctx: AppContext, metr
       const latest = await sql<{ name: string }>`
         select name from kysely_migration order by name desc limit 1`.execute(ctx.db);
       const current = latest.rows[0]?.name === LATEST_MIGRATION;
-      return reply.code(current ? 200 : 503).send({ status: current ? 'ready' : 'migrations pending' });
+      if (!current) return reply.code(503).send({ status: 'migrations pending' });
+      if (standby.synchronousStandbys() === 0) return reply.code(503).send({ status: 'no synchronous standby: writes wait for one' });
+      return reply.code(200).send({ status: 'ready' });
     } catch {
       return reply.code(503).send({ status: 'database unreachable' });
     }

@@ -56,6 +56,8 @@ describe.skipIf(skip)('failover of the database host under load', () => {
     await admin.connect();
     await admin.query(`create role aic_earn login password '${CLUSTER_PASSWORD}'`);
     await admin.query('create database aic_earn owner aic_earn');
+    // docs/deploy.md: the app sees its synchronous standby through pg_stat_replication.
+    await admin.query('grant pg_monitor to aic_earn');
     await admin.end();
     const portA = await freePort();
     const shared = {
@@ -208,6 +210,18 @@ describe.skipIf(skip)('failover of the database host under load', () => {
     }
   }
 
+  /** Waits until `server`'s /readyz answers 503 with `status`. */
+  async function readyzSays(server: RunningServer, status: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const response = await fetch(`${server.baseUrl}/readyz`);
+      const body = (await response.json()) as { status: string };
+      if (response.status === 503 && body.status === status) return;
+      if (Date.now() > deadline) throw new Error(`/readyz still answers ${response.status} ${body.status}`);
+      await sleep(200);
+    }
+  }
+
   /** Waits until the load has had `count` more answers. */
   async function answersGo(count: number): Promise<void> {
     const target = effects.answered.length + count;
@@ -263,10 +277,15 @@ describe.skipIf(skip)('failover of the database host under load', () => {
     await passDay();
     live.killPatroni(standby);
     live.killPostgres(standby);
-    await sleep(5_000);
+    // Writes stop rather than go on unprotected, and say so: each process reads that the primary
+    // has no synchronous standby, /readyz answers 503 with why, and a POST is refused at once.
+    for (const server of servers) await readyzSays(server, 'no synchronous standby: writes wait for one');
+    const refused = await postCall(a.baseUrl, callOf({ kind: 'move', type: 'transfer_in', asset: 'AIC', amount: '1' }, probe.token));
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 503, code: ERRORS.UNAVAILABLE.code });
+    await sleep(3_000);
     const restarted = Date.now();
     live.startPatroni(standby);
-    faults.push({ what: `the standby ${standby.name} down 5 s, then started`, writesBackMs: await writesBackAfter(restarted, probe) });
+    faults.push({ what: `the standby ${standby.name} down, then started`, writesBackMs: await writesBackAfter(restarted, probe) });
     await live.waitUntilSynchronous();
 
     await answersGo(ANSWERS_BETWEEN_FAULTS);
