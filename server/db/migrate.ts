@@ -49,6 +49,7 @@ import * as m0045 from './migrations/0045_account_months.ts';
 import * as m0046 from './migrations/0046_pool_day_rate.ts';
 import * as m0047 from './migrations/0047_reviewed_transfers.ts';
 import * as m0048 from './migrations/0048_released_lockups.ts';
+import * as m0049 from './migrations/0049_claim_lease.ts';
 import { LOCKS } from './locks.ts';
 
 /** Migrations in order. Each is plain SQL that runs on PGlite and PostgreSQL alike. */
@@ -100,6 +101,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0046_pool_day_rate': m0046,
   '0047_reviewed_transfers': m0047,
   '0048_released_lockups': m0048,
+  '0049_claim_lease': m0049,
 };
 
 export const LATEST_MIGRATION = Object.keys(MIGRATIONS).at(-1) as string;

@@ -248,6 +248,8 @@ interface IdempotencyKeysTable {
   response_status: number | null;
   response_body: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
+  /** When a claim-first effect's work was claimed (migration 0049); null for the others. */
+  claimed_at: ColumnType<Date | null, Date | undefined, Date>;
 }
 
 interface ProviderStoreTable {

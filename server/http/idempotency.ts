@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { ERRORS, type ErrorName } from '../../contract/errors.ts';
 import type { AppContext } from '../context.ts';
 import type { Database } from '../db/schema.ts';
@@ -179,9 +179,17 @@ async function store(trx: Transaction<Database>, userId: bigint, key: string, an
 }
 
 /**
+ * How old a claim with no answer must be before a repeat takes its work over: its process died,
+ * or lost the database (a failover), before it could store the answer or release the key. The
+ * work is settlement's, whose every step runs once whoever runs it, or the demo clock's.
+ */
+const CLAIM_LEASE = sql<Date>`now() - interval '5 minutes'`;
+
+/**
  * For effects that run their own transactions (settlement, the clock): the key is claimed
  * first, the work runs, then its answer is stored. A repeat meanwhile is told to retry
- * (busy); a failure releases the key so that a retry can run.
+ * (busy), until the claim is older than CLAIM_LEASE and the repeat takes it over; a failure
+ * releases the key so that a retry can run.
  */
 export async function idempotentClaimFirst<T>(
   ctx: AppContext,
@@ -191,12 +199,23 @@ export async function idempotentClaimFirst<T>(
 ): Promise<Answer> {
   const key = idempotencyKeyOf(request);
   const hash = requestHash(request);
-  const claimed = await ctx.db
-    .insertInto('idempotency_keys')
-    .values({ user_id: userId, key, request_hash: hash, created_at: ctx.clock.now() })
-    .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
-    .returning('key')
-    .executeTakeFirst();
+  const claimed =
+    (await ctx.db
+      .insertInto('idempotency_keys')
+      .values({ user_id: userId, key, request_hash: hash, created_at: ctx.clock.now(), claimed_at: sql<Date>`now()` })
+      .onConflict((oc) => oc.columns(['user_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst()) ??
+    (await ctx.db
+      .updateTable('idempotency_keys')
+      .set({ claimed_at: sql<Date>`now()` })
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .where('request_hash', '=', hash)
+      .where('response_status', 'is', null)
+      .where('claimed_at', '<', CLAIM_LEASE)
+      .returning('key')
+      .executeTakeFirst());
   if (!claimed) return transact(ctx.db, (trx) => replay(trx, userId, key, hash));
   try {
     const answer: Answer = { status: 200, body: ok(await work()) as Answer['body'] };
