@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * The deployment's files (deploy/) agree with each other and pass their tools' own checks:
  * Prometheus scrapes the port each systemd unit gives its process for /metrics, the units are
- * sandboxed and valid, PgBouncer may open the descriptors its pgbouncer.ini needs.
+ * sandboxed and valid, PgBouncer may open the descriptors its pgbouncer.ini needs, Patroni is
+ * restarted within its leader key's ttl.
  */
 const DEPLOY = new URL('../../deploy/', import.meta.url).pathname;
 const read = (path: string) => readFileSync(join(DEPLOY, path), 'utf8');
@@ -20,6 +21,9 @@ const SCHEDULER_UNIT = 'systemd/aic-earn-scheduler.service';
 const UNITS = [APP_UNIT, SCHEDULER_UNIT];
 /** Debian's own unit, from the pgbouncer package (scripts/test-needs.mjs installs it). */
 const PGBOUNCER_UNIT = '/lib/systemd/system/pgbouncer.service';
+/** Debian's own template unit, from the patroni package (scripts/test-needs.mjs installs it). */
+const PATRONI_UNIT = '/lib/systemd/system/patroni@.service';
+const PATRONI_DROP_IN = 'systemd/patroni@.service.d/aic-earn.conf';
 
 /** A unit's [Service] settings, continuation lines joined; a key set twice keeps every value. */
 function unitSettings(path: string): Map<string, string[]> {
@@ -152,6 +156,47 @@ describe('the systemd units (deploy/systemd)', () => {
       }
     },
   );
+
+  /** Runs `systemd-analyze` on Debian's patroni@.service with the drop-in in the folder beside it. */
+  function analyzePatroni(...args: string[]) {
+    // A unit file given by path is read with the drop-ins in the folder beside it.
+    const dir = mkdtempSync(join(tmpdir(), 'aic-earn-patroni-'));
+    try {
+      copyFileSync(PATRONI_UNIT, join(dir, 'patroni@.service'));
+      mkdirSync(join(dir, 'patroni@.service.d'));
+      copyFileSync(join(DEPLOY, PATRONI_DROP_IN), join(dir, 'patroni@.service.d/aic-earn.conf'));
+      return spawnSync('systemd-analyze', [...args, join(dir, 'patroni@.service')], { encoding: 'utf8' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const noPatroniUnit = missing('systemd-analyze') || (!existsSync(PATRONI_UNIT) && !process.env.CI);
+
+  it.skipIf(noPatroniUnit)("Patroni's drop-in passes systemd-analyze verify beside Debian's patroni@.service", () => {
+    const run = analyzePatroni('verify');
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it.skipIf(noPatroniUnit)("Patroni's drop-in sandboxes Debian's patroni@.service to an exposure of 3.0 or less", () => {
+    const run = analyzePatroni('security', '--offline=true', '--threshold=30');
+    expect(run.error).toBeUndefined();
+    const exposure = /Overall exposure level for \S+: (\d+\.\d)/.exec(run.stdout)?.[1];
+    expect(exposure, run.stdout + run.stderr).toBeDefined();
+    expect(Number(exposure)).toBeLessThanOrEqual(3);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it("Patroni's drop-in restarts it well within the leader key's ttl (deploy/patroni/aic-earn.yml)", () => {
+    const dropIn = read(PATRONI_DROP_IN);
+    expect(dropIn).toMatch(/^Restart=on-failure$/m);
+    const restartSec = Number(/^RestartSec=(\d+)s?$/m.exec(dropIn)?.[1]);
+    const ttl = Number(/^\s+ttl: (\d+)$/m.exec(read('patroni/aic-earn.yml'))?.[1]);
+    expect(Number.isFinite(ttl) && ttl > 0).toBe(true);
+    // Patroni itself takes a moment to start and renew the key: leave it most of the ttl.
+    expect(restartSec).toBeLessThanOrEqual(ttl / 4);
+  });
 
   it("PgBouncer's drop-in lets it open what pgbouncer.ini's max_client_conn and pools need", () => {
     const ini = read('pgbouncer/pgbouncer.ini');
