@@ -22,6 +22,7 @@ const BENCHES: Record<string, [string, string[]]> = {
   day: ['bench/day.ts', (process.env.BENCH_DAY_HOLDERS ?? '100000 1000000').split(' ')],
   quarters: ['bench/quarters.ts', [process.env.BENCH_QUARTER_HOLDERS ?? '20000']],
   notices: ['bench/notices.ts', [process.env.BENCH_NOTICE_HOLDERS ?? '2000']],
+  replication: ['bench/replication.ts', []],
   api: ['bench/api.ts', []],
   web: ['bench/web.ts', []],
 };
