@@ -24,6 +24,9 @@ const PGBOUNCER_UNIT = '/lib/systemd/system/pgbouncer.service';
 /** Debian's own template unit, from the patroni package (scripts/test-needs.mjs installs it). */
 const PATRONI_UNIT = '/lib/systemd/system/patroni@.service';
 const PATRONI_DROP_IN = 'systemd/patroni@.service.d/aic-earn.conf';
+const BACKUP_UNIT = 'systemd/aic-earn-backup@.service';
+/** On the cluster's database hosts: the backup runs on the primary alone. */
+const PRIMARY_ONLY_DROP_IN = 'systemd/aic-earn-backup@.service.d/primary-only.conf';
 
 /** A unit's [Service] settings, continuation lines joined; a key set twice keeps every value. */
 function unitSettings(path: string): Map<string, string[]> {
@@ -186,6 +189,57 @@ describe('the systemd units (deploy/systemd)', () => {
     expect(exposure, run.stdout + run.stderr).toBeDefined();
     expect(Number(exposure)).toBeLessThanOrEqual(3);
     expect(run.status, run.stderr).toBe(0);
+  });
+
+  /** Runs `systemd-analyze` on the backup unit with the cluster's primary-only drop-in beside it. */
+  function analyzeBackupOnCluster(...args: string[]) {
+    const dir = mkdtempSync(join(tmpdir(), 'aic-earn-backup-'));
+    try {
+      copyFileSync(join(DEPLOY, BACKUP_UNIT), join(dir, 'aic-earn-backup@.service'));
+      mkdirSync(join(dir, 'aic-earn-backup@.service.d'));
+      copyFileSync(join(DEPLOY, PRIMARY_ONLY_DROP_IN), join(dir, 'aic-earn-backup@.service.d/primary-only.conf'));
+      return spawnSync('systemd-analyze', [...args, join(dir, 'aic-earn-backup@.service')], { encoding: 'utf8' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it.skipIf(missing('systemd-analyze'))("the backup unit with the cluster's primary-only drop-in passes systemd-analyze verify", () => {
+    const run = analyzeBackupOnCluster('verify');
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  });
+
+  it.skipIf(missing('systemd-analyze'))("the backup unit with the cluster's primary-only drop-in stays sandboxed to an exposure of 2.0 or less", () => {
+    const run = analyzeBackupOnCluster('security', '--offline=true', '--threshold=20');
+    const exposure = /Overall exposure level for \S+: (\d+\.\d)/.exec(run.stdout)?.[1];
+    expect(exposure, run.stdout + run.stderr).toBeDefined();
+    expect(Number(exposure)).toBeLessThanOrEqual(2);
+    expect(run.status, run.stderr).toBe(0);
+  });
+
+  it("the cluster's backups: the primary-only condition, Patroni's archiving and pgBackRest's paths agree", () => {
+    const patroni = read('patroni/aic-earn.yml');
+    const setting = (name: string) => new RegExp(`^ +${name}: (.*)$`, 'm').exec(patroni)?.[1];
+    // The condition asks Patroni's PostgreSQL (its bin_dir) whether it is in recovery, after Patroni's unit.
+    const dropIn = read(PRIMARY_ONLY_DROP_IN);
+    expect(dropIn).toMatch(/^After=patroni@aic-earn\.service$/m);
+    const condition = /^ExecCondition=(.*)$/m.exec(dropIn)?.[1] ?? '';
+    expect(condition).toContain(`${setting('bin_dir')}/psql `);
+    expect(condition).toContain('select pg_is_in_recovery()');
+    // The same archive_command as a single server's, into the stanza pgBackRest's file names, from Patroni's data directory.
+    const snippet = read('postgresql/aic-earn-archiving.conf');
+    expect(`archive_command = ${setting('archive_command')}`).toBe(/^archive_command = .*$/m.exec(snippet)?.[0]);
+    expect(setting('archive_mode')).toBe("'on'");
+    expect(setting('archive_timeout')).toBe(/^archive_timeout = (\d+)$/m.exec(snippet)?.[1]);
+    const pgbackrest = read('pgbackrest/pgbackrest-cluster.conf');
+    expect(pgbackrest).toMatch(/^\[aic-earn\]$/m);
+    expect(/^pg1-path=(.*)$/m.exec(pgbackrest)?.[1]).toBe(setting('data_dir'));
+    expect(/^pg1-socket-path=(.*)$/m.exec(pgbackrest)?.[1]).toBe(setting('unix_socket_directories'));
+    // The repository is one both hosts reach, and not on either of them.
+    expect(pgbackrest).toMatch(/^repo1-type=s3$/m);
+    expect(pgbackrest).not.toMatch(/^repo2-/m);
   });
 
   it("Patroni's drop-in restarts it well within the leader key's ttl (deploy/patroni/aic-earn.yml)", () => {

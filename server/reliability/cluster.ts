@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../e2e/support/server.ts';
 
 /**
  * A PostgreSQL cluster as deploy/ ships it, on loopback in a temp folder: one etcd member, two
@@ -26,6 +26,23 @@ export function clusterProgramsMissing(): string[] {
   ];
 }
 
+/**
+ * A free port below Linux's ephemeral range (32768 and up): a port the system picked (listen on
+ * 0) can be handed to another connection's local end before PostgreSQL or etcd binds it, and
+ * under a whole test suite's connections one was ("Address already in use").
+ */
+async function clusterPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
 /** PostgreSQL refuses to run as root, so as root the cluster's processes are the postgres user's. */
 function runAs(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -43,7 +60,18 @@ function replaced(text: string, file: string, replacements: [RegExp, string][]):
   return result;
 }
 
-export type Member = { name: string; pgPort: number; apiPort: number; dir: string; patroni?: ChildProcess };
+export type Member = { name: string; pgPort: number; apiPort: number; dir: string; env?: Record<string, string>; patroni?: ChildProcess };
+
+type ClusterOptions = {
+  /**
+   * WAL archiving as deploy/patroni/aic-earn.yml ships it (archive_mode on, pgBackRest's
+   * archive-push). Called for each host once its folder exists, before its Patroni starts: it may
+   * write files there, and returns what to add to that host's Patroni's environment, and so to its
+   * PostgreSQL's and archive_command's (PGBACKREST_CONFIG). Without it archive_mode is off, so no
+   * other test's cluster pushes WAL through whatever /etc/pgbackrest.conf the machine has.
+   */
+  archiving?: (member: Member) => Record<string, string>;
+};
 
 type MemberState = { name: string; role: string; state: string };
 
@@ -62,33 +90,40 @@ export class DatabaseCluster {
   ) {}
 
   /** Starts etcd, both hosts' Patroni (the first bootstraps, the second copies it) and HAProxy. */
-  static async start(): Promise<DatabaseCluster> {
+  static async start(options: ClusterOptions = {}): Promise<DatabaseCluster> {
     const dir = mkdtempSync(join(tmpdir(), 'aic-cluster-'));
-    const cluster = new DatabaseCluster(dir, await freePort(), [await freePort(), await freePort()]);
+    const cluster = new DatabaseCluster(dir, await clusterPort(), [await clusterPort(), await clusterPort()]);
     for (const name of ['pg1', 'pg2']) {
-      cluster.members.push({ name, pgPort: await freePort(), apiPort: await freePort(), dir: join(dir, name) });
+      cluster.members.push({ name, pgPort: await clusterPort(), apiPort: await clusterPort(), dir: join(dir, name) });
     }
-    cluster.own(dir);
-    cluster.startEtcd();
-    for (const member of cluster.members) {
-      mkdirSync(member.dir, { mode: 0o700 });
-      cluster.own(member.dir);
-      writeFileSync(join(member.dir, 'patroni.yml'), cluster.patroniConfig(member));
+    try {
+      cluster.own(dir);
+      cluster.startEtcd();
+      for (const member of cluster.members) {
+        mkdirSync(member.dir, { mode: 0o700 });
+        cluster.own(member.dir);
+        if (options.archiving) member.env = options.archiving(member);
+        writeFileSync(join(member.dir, 'patroni.yml'), cluster.patroniConfig(member, options.archiving !== undefined));
+      }
+      const [first, second] = cluster.members as [Member, Member];
+      cluster.startPatroni(first);
+      await cluster.waitFor(async () => (await cluster.states()).some((m) => m.role === 'leader' && m.state === 'running'), 'the first host to lead');
+      cluster.startPatroni(second);
+      await cluster.waitUntilSynchronous();
+      writeFileSync(join(dir, 'haproxy.cfg'), cluster.haproxyConfig());
+      cluster.haproxy = cluster.spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], 'haproxy', false);
+      // HAProxy counts a server up until its checks say otherwise, so at first it may lead to the
+      // standby: wait until several connections in a row reach the primary.
+      let inARow = 0;
+      await cluster.waitFor(async () => {
+        inARow = (await cluster.routesToPrimary()) ? inARow + 1 : 0;
+        return inARow >= 4;
+      }, 'primary through HAProxy');
+    } catch (error) {
+      // Nothing left running by a start that failed half way.
+      await cluster.stop();
+      throw error;
     }
-    const [first, second] = cluster.members as [Member, Member];
-    cluster.startPatroni(first);
-    await cluster.waitFor(async () => (await cluster.states()).some((m) => m.role === 'leader' && m.state === 'running'), 'the first host to lead');
-    cluster.startPatroni(second);
-    await cluster.waitUntilSynchronous();
-    writeFileSync(join(dir, 'haproxy.cfg'), cluster.haproxyConfig());
-    cluster.haproxy = cluster.spawn('haproxy', ['-db', '-f', join(dir, 'haproxy.cfg')], 'haproxy', false);
-    // HAProxy counts a server up until its checks say otherwise, so at first it may lead to the
-    // standby: wait until several connections in a row reach the primary.
-    let inARow = 0;
-    await cluster.waitFor(async () => {
-      inARow = (await cluster.routesToPrimary()) ? inARow + 1 : 0;
-      return inARow >= 4;
-    }, 'primary through HAProxy');
     return cluster;
   }
 
@@ -159,7 +194,7 @@ export class DatabaseCluster {
 
   /** Starts the host's Patroni again, as systemd's Restart= would. */
   startPatroni(member: Member): void {
-    member.patroni = this.spawn('patroni', [join(member.dir, 'patroni.yml')], member.name, true);
+    member.patroni = this.spawn('patroni', [join(member.dir, 'patroni.yml')], member.name, true, member.env);
   }
 
   member(name: string): Member {
@@ -207,7 +242,7 @@ export class DatabaseCluster {
     );
   }
 
-  private patroniConfig(member: Member): string {
+  private patroniConfig(member: Member, archiving: boolean): string {
     const file = 'deploy/patroni/aic-earn.yml';
     const api = `127.0.0.1:${member.apiPort}`;
     const pg = `127.0.0.1:${member.pgPort}`;
@@ -233,6 +268,8 @@ export class DatabaseCluster {
       [/^ {4}unix_socket_directories: .*$/m, `    unix_socket_directories: ${member.dir}`],
       // Two PostgreSQL servers and two app processes on a test machine: fewer connections each.
       [/^ {8}max_connections: 200$/m, '        max_connections: 60'],
+      // Archiving only for the test that gives it a repository (ClusterOptions.archiving).
+      ...(archiving ? [] : ([[/^ {8}archive_mode: 'on'$/m, "        archive_mode: 'off'"]] as [RegExp, string][])),
     ]);
   }
 
@@ -247,13 +284,13 @@ export class DatabaseCluster {
     ]);
   }
 
-  private spawnOptions() {
-    return { ...(this.owner ?? {}), cwd: this.dir, env: { ...process.env, PATRONI_LOG_LEVEL: 'INFO' } };
+  private spawnOptions(env: Record<string, string> = {}) {
+    return { ...(this.owner ?? {}), cwd: this.dir, env: { ...process.env, ...env, PATRONI_LOG_LEVEL: 'INFO' } };
   }
 
   /** A process of the cluster's, its output appended to <name>.log in the folder. */
-  private spawn(command: string, args: string[], name: string, asOwner: boolean): ChildProcess {
-    const options = asOwner ? this.spawnOptions() : { cwd: this.dir };
+  private spawn(command: string, args: string[], name: string, asOwner: boolean, env?: Record<string, string>): ChildProcess {
+    const options = asOwner ? this.spawnOptions(env) : { cwd: this.dir };
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     const log = join(this.dir, `${name}.log`);
     const append = (chunk: Buffer) => {
