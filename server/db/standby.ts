@@ -21,7 +21,7 @@ export type StandbyWatch = {
   start(intervalMs: number): () => void;
 };
 
-export const UNKNOWN = -1;
+const UNKNOWN = -1;
 
 export function watchStandby(db: Db, kind: 'pglite' | 'postgres'): StandbyWatch {
   let standbys = UNKNOWN;
