@@ -24,6 +24,9 @@ const PGBOUNCER_UNIT = '/lib/systemd/system/pgbouncer.service';
 /** Debian's own template unit, from the patroni package (scripts/test-needs.mjs installs it). */
 const PATRONI_UNIT = '/lib/systemd/system/patroni@.service';
 const PATRONI_DROP_IN = 'systemd/patroni@.service.d/aic-earn.conf';
+/** Debian's own units, from the etcd-server and haproxy packages (scripts/test-needs.mjs installs them). */
+const ETCD_UNIT = '/lib/systemd/system/etcd.service';
+const HAPROXY_UNIT = '/lib/systemd/system/haproxy.service';
 const BACKUP_UNIT = 'systemd/aic-earn-backup@.service';
 /** On the cluster's database hosts: the backup runs on the primary alone. */
 const PRIMARY_ONLY_DROP_IN = 'systemd/aic-earn-backup@.service.d/primary-only.conf';
@@ -160,19 +163,21 @@ describe('the systemd units (deploy/systemd)', () => {
     },
   );
 
-  /** Runs `systemd-analyze` on Debian's patroni@.service with the drop-in in the folder beside it. */
-  function analyzePatroni(...args: string[]) {
+  /** Runs `systemd-analyze` on one of Debian's units with a drop-in of deploy/systemd in the folder beside it. */
+  function analyzeBesideDebian(debianUnit: string, dropIn: string, ...args: string[]) {
     // A unit file given by path is read with the drop-ins in the folder beside it.
-    const dir = mkdtempSync(join(tmpdir(), 'aic-earn-patroni-'));
+    const name = debianUnit.split('/').pop() as string;
+    const dir = mkdtempSync(join(tmpdir(), 'aic-earn-drop-in-'));
     try {
-      copyFileSync(PATRONI_UNIT, join(dir, 'patroni@.service'));
-      mkdirSync(join(dir, 'patroni@.service.d'));
-      copyFileSync(join(DEPLOY, PATRONI_DROP_IN), join(dir, 'patroni@.service.d/aic-earn.conf'));
-      return spawnSync('systemd-analyze', [...args, join(dir, 'patroni@.service')], { encoding: 'utf8' });
+      copyFileSync(debianUnit, join(dir, name));
+      mkdirSync(join(dir, `${name}.d`));
+      copyFileSync(join(DEPLOY, dropIn), join(dir, `${name}.d`, dropIn.split('/').pop() as string));
+      return spawnSync('systemd-analyze', [...args, join(dir, name)], { encoding: 'utf8' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   }
+  const analyzePatroni = (...args: string[]) => analyzeBesideDebian(PATRONI_UNIT, PATRONI_DROP_IN, ...args);
   const noPatroniUnit = missing('systemd-analyze') || (!existsSync(PATRONI_UNIT) && !process.env.CI);
 
   it.skipIf(noPatroniUnit)("Patroni's drop-in passes systemd-analyze verify beside Debian's patroni@.service", () => {
@@ -189,6 +194,53 @@ describe('the systemd units (deploy/systemd)', () => {
     expect(exposure, run.stdout + run.stderr).toBeDefined();
     expect(Number(exposure)).toBeLessThanOrEqual(3);
     expect(run.status, run.stderr).toBe(0);
+  });
+
+  // The cluster's etcd (on the three etcd machines) and HAProxy (on the app machine), each a
+  // drop-in for Debian's unit, which sandboxes nothing (an exposure of 9.2 and 9.6).
+  const CLUSTER_DROP_INS = [
+    { name: 'etcd', unit: ETCD_UNIT, dropIn: 'systemd/etcd.service.d/aic-earn.conf' },
+    { name: 'HAProxy', unit: HAPROXY_UNIT, dropIn: 'systemd/haproxy.service.d/aic-earn.conf' },
+  ];
+  const noDebianUnit = (unit: string) => missing('systemd-analyze') || (!existsSync(unit) && !process.env.CI);
+
+  describe.each(CLUSTER_DROP_INS)("$name's drop-in ($dropIn)", ({ unit, dropIn }) => {
+    it.skipIf(noDebianUnit(unit))(`passes systemd-analyze verify beside Debian's ${unit}`, () => {
+      const run = analyzeBesideDebian(unit, dropIn, 'verify');
+      expect(run.error, 'systemd-analyze not found: npm test installs systemd (scripts/test-needs.mjs)').toBeUndefined();
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    });
+
+    it.skipIf(noDebianUnit(unit))(`sandboxes Debian's ${unit} to an exposure of 2.0 or less`, () => {
+      const run = analyzeBesideDebian(unit, dropIn, 'security', '--offline=true', '--threshold=20');
+      expect(run.error).toBeUndefined();
+      const exposure = /Overall exposure level for \S+: (\d+\.\d)/.exec(run.stdout)?.[1];
+      expect(exposure, run.stdout + run.stderr).toBeDefined();
+      expect(Number(exposure)).toBeLessThanOrEqual(2);
+      expect(run.status, run.stderr).toBe(0);
+    });
+  });
+
+  it("etcd's drop-in lets it write the data directory of deploy/etcd/etcd.env", () => {
+    const dataDir = /^ETCD_DATA_DIR=(\S+)$/m.exec(read('etcd/etcd.env'))?.[1] ?? '';
+    const writable = unitSettings('systemd/etcd.service.d/aic-earn.conf').get('ReadWritePaths')?.join(' ').split(/\s+/) ?? [];
+    expect(dataDir).not.toBe('');
+    expect(writable.some((path) => dataDir === path || dataDir.startsWith(`${path}/`))).toBe(true);
+  });
+
+  it("HAProxy's drop-in runs it unprivileged, which the shipped haproxy.cfg allows: no chroot, no user, no port below 1024", () => {
+    const settings = unitSettings('systemd/haproxy.service.d/aic-earn.conf');
+    expect(settings.get('User')).toEqual(['haproxy']);
+    expect(settings.get('CapabilityBoundingSet')).toEqual(['']);
+    const config = read('haproxy/aic-earn-postgres.cfg');
+    expect(config).not.toMatch(/^\s*(chroot|user|uid|group|gid)\s/m);
+    const ports = [...config.matchAll(/^\s*bind \S*:(\d+)/gm)].map((match) => Number(match[1]));
+    expect(ports.length).toBeGreaterThan(0);
+    expect(ports.every((port) => port >= 1024)).toBe(true);
+    // The pid file and the master socket, in the one folder it may write (Debian's unit has them in /run).
+    expect(settings.get('ReadWritePaths')).toEqual(['/run/haproxy']);
+    expect(settings.get('Environment')).toEqual(['"PIDFILE=/run/haproxy/haproxy.pid" "EXTRAOPTS=-S /run/haproxy/master.sock"']);
   });
 
   /** Runs `systemd-analyze` on the backup unit with the cluster's primary-only drop-in beside it. */
