@@ -1,6 +1,12 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Three projects: fast unit tests, server tests on PGlite and PostgreSQL, browser journeys. */
+/** The tests that run a database cluster (server/reliability/cluster.ts). */
+const CLUSTER_TESTS = ['server/reliability/failover.test.ts', 'server/db/backupCluster.test.ts'];
+
+/**
+ * Four projects: fast unit tests, server tests on PGlite and PostgreSQL, browser journeys, and
+ * the database cluster's tests after them all.
+ */
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
@@ -19,9 +25,23 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...CLUSTER_TESTS],
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 180_000,
+        },
+      },
+      {
+        // A database cluster and its load (two PostgreSQL servers, Patroni, two app processes)
+        // fill both cores: beside a journey, its browser's server shed requests as too busy. So
+        // these run last, by themselves.
+        test: {
+          name: 'cluster',
+          include: CLUSTER_TESTS,
+          environment: 'node',
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,5 +1,5 @@
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chownSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -12,6 +12,7 @@ import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { seedDemoData } from '../platform/seed.ts';
 import { CLUSTER_PASSWORD, clusterProgramsMissing, DatabaseCluster, type Member } from '../reliability/cluster.ts';
 import { settleDue } from '../settlement/settle.ts';
+import { commandsAs } from '../test/commands.ts';
 import { moveIntoWallet } from '../test/population.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 import { connect, type DbHandle } from './connect.ts';
@@ -31,8 +32,6 @@ import { migrateToLatest } from './migrate.ts';
  */
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-/** util-linux's runuser lives in sbin, which a non-login PATH may lack. */
-const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
 const STANZA = 'aic-earn';
 const DRILL = join(ROOT, 'deploy/restore-drill.sh');
 const CONFIG = 'deploy/pgbackrest/pgbackrest-cluster.conf';
@@ -47,19 +46,7 @@ if (skip) console.warn(`backupCluster.test.ts skipped: needs ${missing.join(', '
 /** As root, the cluster's processes are the postgres user's (cluster.ts): so are pgBackRest's. */
 const asRoot = process.getuid?.() === 0;
 
-function run(command: string, args: string[], options: { asPg?: boolean; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
-  const withEnv = options.env ? ['env', ...Object.entries(options.env).map(([k, v]) => `${k}=${v}`), command, ...args] : [command, ...args];
-  const [program, ...rest] = options.asPg && asRoot ? [RUNUSER, '-u', 'postgres', '--', ...withEnv] : withEnv;
-  return spawnSync(program as string, rest, { encoding: 'utf8', cwd: ROOT });
-}
-
-function ok(command: string, args: string[], options: { asPg?: boolean; env?: Record<string, string> } = {}): string {
-  const result = run(command, args, options);
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}${result.error ?? ''}`);
-  }
-  return result.stdout;
-}
+const { run, ok } = commandsAs('postgres');
 
 /** A folder of the cluster's, its processes' own. */
 function folder(path: string): string {

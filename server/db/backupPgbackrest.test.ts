@@ -1,4 +1,4 @@
-import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import type { AppContext } from '../context.ts';
 import { DAY_MS, fixedClock } from '../platform/clock.ts';
 import { seedDemoData } from '../platform/seed.ts';
 import { settleDue } from '../settlement/settle.ts';
+import { commandsAs } from '../test/commands.ts';
 import { moveIntoWallet } from '../test/population.ts';
 import { bearer, post, signIn } from '../test/signIn.ts';
 import { connect, type DbHandle } from './connect.ts';
@@ -26,8 +27,6 @@ import { migrateToLatest } from './migrate.ts';
  */
 const ROOT = new URL('../..', import.meta.url).pathname;
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
-/** util-linux's runuser lives in sbin, which a non-login PATH may lack. */
-const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
 const STANZA = 'aic-earn';
 const DRILL = join(ROOT, 'deploy/restore-drill.sh');
 
@@ -44,19 +43,7 @@ if (skip) console.warn(`backupPgbackrest.test.ts skipped: needs ${missing.join('
 const asRoot = process.getuid?.() === 0;
 const PG_USER = process.env.PG_USER ?? 'postgres';
 
-function run(command: string, args: string[], options: { asPg?: boolean; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
-  const withEnv = options.env ? ['env', ...Object.entries(options.env).map(([k, v]) => `${k}=${v}`), command, ...args] : [command, ...args];
-  const [program, ...rest] = options.asPg && asRoot ? [RUNUSER, '-u', PG_USER, '--', ...withEnv] : withEnv;
-  return spawnSync(program as string, rest, { encoding: 'utf8', cwd: ROOT });
-}
-
-function ok(command: string, args: string[], options: { asPg?: boolean; env?: Record<string, string> } = {}): string {
-  const result = run(command, args, options);
-  if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} exited ${result.status}:\n${result.stdout}\n${result.stderr}${result.error ?? ''}`);
-  }
-  return result.stdout;
-}
+const { run, ok } = commandsAs(PG_USER);
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
