@@ -133,7 +133,8 @@ export async function buildApp(ctx: AppContext, options: AppOptions = {}): Promi
   await installShedding(app, ctx.config, poolOf(ctx.db), (reason) => metrics.requestsShed.inc({ reason }));
   const standby = watchStandby(ctx.db, ctx.dbKind);
   app.decorate('standby', standby);
-  refuseWritesWithoutStandby(app, standby);
+  // The embedded database has no standby to wait for: no gate on its requests.
+  if (ctx.dbKind === 'postgres') refuseWritesWithoutStandby(app, standby);
   unlimitedOperatorReads(app);
   installAuthGuard(app, ctx);
   describeOperations(app);
